@@ -322,6 +322,7 @@ def _call_edges(
             wrapped_by=call.wrapped_by,
             raises_value=id(call.node) in raised,
             raised_text=call.raised_text,
+            returned_in=call.returned_in,
             param_call=_param_call(call.node, facts) if resolved else None,
             arg_types=_arg_types(call.node, facts) if resolved else (),
             forwards=_forwards(call.node, facts) if resolved else (),

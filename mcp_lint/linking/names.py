@@ -43,6 +43,9 @@ MissingName = Callable[[str, Lookup], None]
 # What every exception has (BaseException's own attributes and methods).
 BASE_EXCEPTION_ATTRS = frozenset(n for n in dir(BaseException) if not n.startswith("__")) | {"__cause__", "__context__", "__traceback__", "__notes__"}
 BUILTIN_EXCEPTIONS = frozenset(n for n, v in vars(builtins).items() if isinstance(v, type) and issubclass(v, BaseException))
+# The bases that make a class a structural type: its methods run as those of any class that
+# implements them (ProjectNames.implementers).
+_PROTOCOL_BASES = frozenset({"typing.Protocol", "typing_extensions.Protocol", "Protocol"})
 
 
 def module_name_ends(modules: Iterable[str]) -> dict[str, str]:
@@ -277,9 +280,30 @@ class ProjectNames:
                 name = caller.rpartition(".")[2]
                 below = set(self.subclasses(caller_class))
                 overrides = [o for o in overrides if o.rpartition(".")[0] in below and self._inherits(o.rpartition(".")[0], caller_class, name)]
+            else:
+                overrides = [*overrides, *self.implementers(method)]
             found = tuple(self.functions[override] for override in overrides)
         self._dispatch[key] = found
         return found
+
+    def implementers(self, method: str) -> list[str]:
+        """For a method of a project `typing.Protocol` class: the same method of each project
+        class, read in the modules analysed, that implements the protocol without inheriting it
+        (defines every method the protocol declares). An object typed by the protocol
+        (`client: StoreProtocol`) runs one of them."""
+        owner, _, name = method.rpartition(".")
+        with self._not_asking():
+            module = self.modules.get(owner.rpartition(".")[0])
+            bases = module.classes.get(owner, ()) if module is not None else ()
+            if not any(self.resolve(base) in _PROTOCOL_BASES for base in bases):
+                return []
+            declared = {q.rpartition(".")[2] for q in self.functions if q.rpartition(".")[0] == owner}
+            out = []
+            for summary in self.summaries:
+                for cls in summary.classes:
+                    if cls != owner and all(f"{cls}.{m}" in self.functions for m in declared | {name}):
+                        out.append(f"{cls}.{name}")
+        return sorted(out)
 
     def _inherits(self, cls: str, ancestor: str, name: str) -> bool:
         """Does `cls` (a subclass of `ancestor`) run `ancestor`'s method `name`: neither it nor a

@@ -327,6 +327,18 @@ def mark_raised_text(names: ProjectNames, reached: dict[str, ToolPaths]) -> None
     pending: list[tuple[str, CallEdge, str, int]] = []
     for qual in reached:
         pending.extend((qual, edge, edge.raised_text, 0) for edge in names.functions[qual][1].calls if edge.raised_text)
+    # A factory whose value a reached caller raises (`raise self._map_error(exc)`): text of a
+    # call it builds its returned exception from (`return AuthError(self._auth_message(exc))`)
+    # is raised text too.
+    raised_factories = {
+        target[1].qualname
+        for qual in reached
+        for edge in names.functions[qual][1].calls
+        if edge.raises_value
+        for target in names.call_targets(qual, edge)
+    }
+    for qual in raised_factories & reached.keys():
+        pending.extend((qual, edge, edge.returned_in, 0) for edge in names.functions[qual][1].calls if edge.returned_in)
     while pending:
         caller, edge, cls, depth = pending.pop()
         for target in names.call_targets(caller, edge):

@@ -467,6 +467,14 @@ class EscapeLinks:
                 return kind
         return AUTHOR
 
+    def carries_beside_unknown(self, exits: tuple[Exit, ...], caught: frozenset[str]) -> bool:
+        """Do these exits let out an exception of `caught` that one of the author's raises built
+        from a caught library exception's text (CARRIED), where the rest is the author's own or
+        calls the project cannot follow (UNKNOWN), and no library call nor parser is known to
+        reach the clause? Whatever the unknown calls raise, the carried text reaches it."""
+        kinds = self._kinds(exits, caught, 0)
+        return CARRIED in kinds and UNKNOWN in kinds and not kinds & {LIBRARY, PARAMETER}
+
     def escapes(self, qual: str, caught: frozenset[str], depth: int) -> frozenset[str]:
         key = (qual, caught)
         if key in self.memo:

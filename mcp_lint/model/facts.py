@@ -88,6 +88,10 @@ class CallFact:
     # called on this call's value as it is, whose own value the function returns whole (the
     # linker follows the value through that method when the method returns what its object holds).
     receiver_of: str = ""
+    # Text of its value is in the message of an exception object this function returns (`return
+    # AuthError(describe(exc))` in a factory): the class's short name, or "". Where the callers
+    # raise that object (`raise self._map_error(exc)`), it is raised text (tracing.mark_raised_text).
+    returned_in: str = ""
 
 
 @dataclass

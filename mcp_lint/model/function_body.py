@@ -29,6 +29,7 @@ from mcp_lint.model.flow import (
     store_keys,
     store_slot,
 )
+from mcp_lint.model.failure_tests import found_failed
 from mcp_lint.model.library_tables import VALUE_ARGUMENTS
 from mcp_lint.model.message_text import GATHERED, find_exception_text
 from mcp_lint.model.names import NAME_OR_ATTRIBUTE, AliasTable, dotted, last_name, root_of, unwrap_await
@@ -162,7 +163,13 @@ class _BodyWalker(FastVisitor):
         return False
 
     def visit_Return(self, node: cst.Return) -> None:
-        self.facts.returns.append(ReturnFact(node, self._handler(), tuple(self.conditions), self.checked))
+        checked = self.checked
+        if checked and self.conditions:
+            # A return under a test that finds a checked local failed again (`if r.get("status")
+            # == "error": return f"...{r['message']}"` after `if r.get("status") == "empty":
+            # return ...`) sends its failure: the earlier check did not leave on every failure.
+            checked = checked - found_failed(self.conditions)
+        self.facts.returns.append(ReturnFact(node, self._handler(), tuple(self.conditions), checked))
         value = node.value
         if type(value) is cst.Name:  # exact type: once per return
             self._reaching(value)

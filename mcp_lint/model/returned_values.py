@@ -31,6 +31,7 @@ def trace_returned_calls(facts: FunctionFacts, flow: ValueFlow, aliases: AliasTa
     returned, slots = _returned(facts, flow)
     _wrapped(facts, flow)
     raised, raised_other = _raised(facts, flow, aliases)
+    built = _returned_exceptions(facts, flow)
     reads: dict[int, frozenset[str]] = {}
     for call in facts.calls:
         key = id(call.node)
@@ -43,6 +44,7 @@ def trace_returned_calls(facts: FunctionFacts, flow: ValueFlow, aliases: AliasTa
             call.selects = selected if selected is not WHOLE and "*" not in selected else None
         call.slot = slots.get(key)
         call.raised_text = raised_other.get(key, "")
+        call.returned_in = built.get(key, "")
         if call.exits:
             call.excludes = _excluded(call, local, reads)
     _receivers(facts, flow)
@@ -140,6 +142,25 @@ def _raised(facts: FunctionFacts, flow: ValueFlow, aliases: AliasTable) -> tuple
             if call != id(exc):
                 other.setdefault(call, name)
     return raised, other
+
+
+def _returned_exceptions(facts: FunctionFacts, flow: ValueFlow) -> dict[int, str]:
+    """By id(call): the class of an object the function returns built with text of the call's
+    value in its arguments (`return AuthError(self._auth_message(status, exc))`). Whether that
+    object is an exception its callers raise is the linker's question (CallEdge.raises_value)."""
+    out: dict[int, str] = {}
+    for ret in facts.returns:
+        value = unwrap_await(ret.node.value) if ret.node.value is not None else None
+        if not isinstance(value, cst.Call):
+            continue
+        name = last_name(dotted(value.func) or "")
+        if not name[:1].isupper() or name in _PROTOCOL_ERRORS:
+            continue
+        for argument in value.args:
+            for call in flow.origins(argument.value, ret.checked, ret.node)[0]:
+                if call != id(value):
+                    out.setdefault(call, name)
+    return out
 
 
 def _is_tool_error(call: cst.Call, aliases: AliasTable) -> bool:

@@ -126,6 +126,9 @@ class CallEdge(_DefaultsLeftOut):
     raises_value: bool = False
     # Text of the call's value is in a plain exception the caller raises (CallFact.raised_text).
     raised_text: str = ""
+    # Text of the call's value is in an exception object the caller returns (CallFact.returned_in):
+    # the class's short name, raised text where the caller's own callers raise its value.
+    returned_in: str = ""
     # Positions that receive a response whose failure the caller's branch tests (`if not
     # resp.ok: raise ToolError(describe(resp))`): its body there is an upstream error body.
     failed_responses: tuple[int, ...] = ()

@@ -191,6 +191,13 @@ class CarriedText:
         not resolve, or a parser of what the caller passed, keeps the file's verdict."""
         payload = raw_text(latent)
         verdict = self.escapes.verdict(payload.origin_exits, frozenset(payload.origin_caught))
+        if verdict == UNKNOWN and not payload.origin_foreign and self.escapes.carries_beside_unknown(payload.origin_exits, frozenset(payload.origin_caught)):
+            # The file took the clause for the author's text, but a raise down the `try` body
+            # (through helpers, other modules) built the class from a library's text: whatever
+            # the calls it cannot follow raise, the clause passes that text on, and those raises
+            # are the flow's findings (`except RuntimeError as e: return describe(e)` over a
+            # helper two calls down doing `raise RuntimeError(f"lookup failed: {exc}")`).
+            verdict = CARRIED
         if verdict in {UNKNOWN, PARAMETER}:
             # Unresolved, or a parser's text about what a caller passed (whether that is the
             # model's own input the file's verdict already asked): as the file decided.

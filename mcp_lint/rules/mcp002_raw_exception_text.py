@@ -495,6 +495,13 @@ async def get_forecast(city: str) -> str:
                 )
             if passes is not None:
                 yield from self._handed_to_helpers(fn, handler, ctx, passes)
+            elif pending and handler.name:
+                # Whose text the clause hands on waits for the link step: a marker too, which
+                # passes the text on where what the `try` body lets out is carried library text.
+                origin = tuple(sorted(last_name(name) for name in handler.caught))
+                for marker in self._handed_to_helpers(fn, handler, ctx, ()):
+                    payload = replace(raw_text(marker), origin_exits=pending, origin_caught=origin, origin_foreign=handler.foreign)
+                    yield replace(marker, payload=payload)
         # `msg = f"...{e}"`, `errors.append(str(e))`, `info["error"] = str(e)`, later returned or raised.
         for flow in fn.text_flows:
             handler = flow.handler
