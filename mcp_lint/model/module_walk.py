@@ -83,6 +83,7 @@ class _ModuleWalker(Registrations):
             self._callee_resolver(),
             lambda annotation: annotation_type(annotation, self.aliases),
             enclosing.local_types if enclosing is not None else None,
+            enclosing.local_collections if enclosing is not None else None,
             self.model.module_lists,
             (_RECORDED, events),
             self.class_bases,

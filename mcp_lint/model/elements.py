@@ -1,0 +1,435 @@
+"""Collections of objects and the objects taken out of them: what a method called on an element
+of a list or dict of instances may run.
+
+A server that keeps its tools as objects (`self.tools = [Search(cfg), Fetch(cfg)]`, `TOOLS =
+{"search": Search()}`, `{t.name: t for t in (Search(), Fetch())}`, `[cls(cfg) for cls in
+TOOL_CLASSES]`) and dispatches by taking one out (`tool = self.tools[name]`, `.get(name)`,
+`next((t for t in self.tools if t.name == name), None)`, `for t in self.tools:`) calls a method
+of one of those classes: the call may run that method of each class the collection holds.
+
+The module side names such a call `<collection>.[].<method>` (ELEMENT is the element of the
+collection, the collection named as any other attribute or module name is) and records which
+classes each collection holds (ModuleSummary.elements); the linker reads one with the other
+(ProjectNames.candidates). Nothing here names a tool or a method: any collection of made
+objects, any method called on what is taken out of it.
+"""
+
+from __future__ import annotations
+
+from typing import Callable, Mapping
+
+import libcst as cst
+
+from mcp_lint.model.annotation_types import annotation_type
+from mcp_lint.model.names import AliasTable, dotted, last_name, unwrap_await
+
+# The segment of a callee standing for "an element of the collection named before it".
+ELEMENT = "[]"
+
+
+
+def is_element_call(callee: str) -> bool:
+    """Does a callee name a method of an element of a collection (`pkg.app.Server.tools.[].run`)?"""
+    return f".{ELEMENT}." in callee
+
+
+# Annotations of collections whose elements (for a mapping: whose values) are of one class.
+_SEQUENCES = frozenset({"list", "List", "set", "Set", "frozenset", "FrozenSet", "Sequence", "MutableSequence", "Iterable", "Collection", "tuple", "Tuple", "deque"})
+_MAPPINGS = frozenset({"dict", "Dict", "Mapping", "MutableMapping", "OrderedDict", "defaultdict"})
+# Calls that copy a collection's elements into another one (`list(x)`, `tuple(x)`, `dict(x)`).
+_COPIES = frozenset({"list", "tuple", "set", "frozenset", "dict", "sorted"})
+# Methods of a collection that hand back one of its elements (`tools.get(name)`, `.pop(name)`).
+_TAKE_ONE = frozenset({"get", "pop", "setdefault"})
+# Views whose items are the collection's elements (`for t in tools.values()`).
+_VIEWS = frozenset({"values", "copy"})
+
+
+def element_annotation(annotation: cst.BaseExpression, resolve_type: Callable[[cst.BaseExpression], str | None], aliases: AliasTable) -> str | None:
+    """The class of the elements of an annotated collection: `list[Tool]`, `dict[str, Tool]`,
+    `Sequence[Tool]` -> the qualified `Tool`; None for anything else."""
+    if not isinstance(annotation, cst.Subscript):
+        return None
+    wrapper = last_name(aliases.resolve(annotation.value) or dotted(annotation.value))
+    items = [el.slice.value for el in annotation.slice if isinstance(el.slice, cst.Index)]
+    if not items:
+        return None
+    if wrapper in _SEQUENCES:
+        return resolve_type(items[0])
+    if wrapper in _MAPPINGS and len(items) == 2:
+        return resolve_type(items[1])
+    return None
+
+
+def element_classes(
+    value: cst.BaseExpression,
+    made_by: Callable[[cst.BaseExpression], str | None],
+    collection: Callable[[str], tuple[str, ...] | None],
+    names: Callable[[cst.BaseExpression], str | None],
+    depth: int = 0,
+) -> tuple[str, ...]:
+    """What the objects of a collection written as `value` were made by (qualified callables,
+    classes mostly), in the order written: the calls in a list, tuple, set or dict literal (its
+    values), a comprehension's element call (`cls(cfg) for cls in (A, B)`: each class iterated),
+    a copy (`list(x)`); `collection` answers for a name of a collection known already (its
+    classes, or None), `made_by` names a call's callable, `names` a plain name or attribute
+    (for the classes a comprehension iterates)."""
+    if depth > 3:
+        return ()
+    value = unwrap_await(value)
+    kind = type(value)
+    found: list[str] = []
+    if kind in (cst.List, cst.Tuple, cst.Set):
+        for element in value.elements:
+            if isinstance(element, cst.StarredElement):  # `[*BASE_TOOLS, Extra()]`
+                found.extend(element_classes(element.value, made_by, collection, names, depth + 1))
+            else:
+                found.extend(_made(element.value, made_by, collection))
+    elif kind is cst.Dict:
+        for element in value.elements:
+            if isinstance(element, cst.DictElement):
+                found.extend(_made(element.value, made_by, collection))
+            else:  # `{**BASE, "x": X()}`
+                found.extend(element_classes(element.value, made_by, collection, names, depth + 1))
+    elif kind in (cst.ListComp, cst.SetComp, cst.GeneratorExp, cst.DictComp):
+        found.extend(_comprehension_classes(value, made_by, collection, names, depth))
+    elif kind is cst.Name:
+        found.extend(collection(value.value) or ())
+    elif kind is cst.Attribute:
+        named = dotted(value)
+        found.extend(collection(named) or () if named else ())
+    elif kind is cst.Call and last_name(dotted(value.func) or "") in _COPIES and value.args:
+        found.extend(element_classes(value.args[0].value, made_by, collection, names, depth + 1))
+    return tuple(dict.fromkeys(found))
+
+
+def _made(value: cst.BaseExpression, made_by: Callable[[cst.BaseExpression], str | None], collection: Callable[[str], tuple[str, ...] | None]) -> tuple[str, ...]:
+    """What made one element: `Search(cfg)` -> its callable; a name of an object made before
+    (`search = Search(); TOOLS = [search]`) as `collection` knows it."""
+    value = unwrap_await(value)
+    if type(value) is cst.Call:
+        callee = made_by(value.func)
+        return (callee,) if callee else ()
+    named = dotted(value)
+    return collection(named) or () if named else ()
+
+
+def _comprehension_classes(
+    value: cst.ListComp | cst.SetComp | cst.GeneratorExp | cst.DictComp,
+    made_by: Callable[[cst.BaseExpression], str | None],
+    collection: Callable[[str], tuple[str, ...] | None],
+    names: Callable[[cst.BaseExpression], str | None],
+    depth: int,
+) -> tuple[str, ...]:
+    element = value.value if isinstance(value, cst.DictComp) else value.elt
+    element = unwrap_await(element)
+    loop = value.for_in
+    target = loop.target.value if isinstance(loop.target, cst.Name) else None
+    if isinstance(loop.target, cst.Tuple) and len(loop.target.elements) == 2 and isinstance(loop.target.elements[1].value, cst.Name):
+        target = loop.target.elements[1].value.value  # `{k: v for k, v in TOOLS.items()}`
+    iterated = _view_of(loop.iter)
+    if type(element) is cst.Name and element.value == target:
+        # `{t.name: t for t in (Search(), Fetch())}`: the iterated collection's own objects.
+        return element_classes(iterated, made_by, collection, names, depth + 1)
+    if type(element) is cst.Call and type(element.func) is cst.Name and element.func.value == target:
+        # `[cls(cfg) for cls in (Search, Fetch)]`, `for cls in TOOL_CLASSES`: each class iterated.
+        return _iterated_names(iterated, collection, names)
+    if type(element) is cst.Call:
+        callee = made_by(element.func)
+        return (callee,) if callee else ()
+    return ()
+
+
+def _iterated_names(iterated: cst.BaseExpression, collection: Callable[[str], tuple[str, ...] | None], names: Callable[[cst.BaseExpression], str | None]) -> tuple[str, ...]:
+    """The classes a loop over a written list of names goes through (`(Search, Fetch)`), or over
+    a collection of names known by its name (`TOOL_CLASSES`: `collection` answers)."""
+    if type(iterated) in (cst.List, cst.Tuple, cst.Set):
+        found = [names(el.value) for el in iterated.elements if isinstance(el, cst.Element)]
+        return tuple(f for f in found if f)
+    named = dotted(iterated)
+    return collection(named) or () if named else ()
+
+
+def _view_of(expr: cst.BaseExpression) -> cst.BaseExpression:
+    """`tools.values()`, `tools.items()`, `list(tools)` -> `tools`: what a loop really goes through."""
+    expr = unwrap_await(expr)
+    if type(expr) is cst.Call and type(expr.func) is cst.Attribute and expr.func.attr.value in (*_VIEWS, "items") and not expr.args:
+        return expr.func.value
+    if type(expr) is cst.Call and last_name(dotted(expr.func) or "") in _COPIES and len(expr.args) == 1:
+        return _view_of(expr.args[0].value)
+    return expr
+
+
+def taken_from(expr: cst.BaseExpression, collection_name: Callable[[cst.BaseExpression], str | None]) -> str | None:
+    """The collection an expression takes one element of, named by `collection_name`: `C[k]`,
+    `C.get(k)`, `C.pop(k)`, `next((t for t in C if ...), None)`, `[t for t in C if ...][0]`."""
+    expr = unwrap_await(expr)
+    kind = type(expr)
+    if kind is cst.Subscript:
+        if len(expr.slice) != 1 or not isinstance(expr.slice[0].slice, cst.Index):
+            return None
+        inner = expr.value
+        if type(inner) is cst.ListComp:
+            return _generated_from(inner, collection_name)
+        return collection_name(_view_of(inner))
+    if kind is not cst.Call:
+        return None
+    func = expr.func
+    if type(func) is cst.Attribute and func.attr.value in _TAKE_ONE and expr.args:
+        return collection_name(func.value)
+    if type(func) is cst.Name and func.value == "next" and expr.args and type(expr.args[0].value) is cst.GeneratorExp:
+        return _generated_from(expr.args[0].value, collection_name)
+    return None
+
+
+def _generated_from(comp: cst.GeneratorExp | cst.ListComp, collection_name: Callable[[cst.BaseExpression], str | None]) -> str | None:
+    """`(t for t in C if t.name == name)`: C, when the comprehension yields its elements as they are."""
+    loop = comp.for_in
+    if loop.inner_for_in is not None or type(comp.elt) is not cst.Name:
+        return None
+    target = loop_target(loop.target, loop.iter)
+    if target != comp.elt.value:
+        return None
+    return collection_name(_view_of(loop.iter))
+
+
+def loop_target(target: cst.BaseExpression, iterated: cst.BaseExpression) -> str | None:
+    """The name a loop binds to each element of what it iterates: `for t in C`, `for t in
+    C.values()`, `for _, t in C.items()`; None for any other target."""
+    if type(target) is cst.Name:
+        items = type(iterated) is cst.Call and type(iterated.func) is cst.Attribute and iterated.func.attr.value == "items"
+        return None if items else target.value
+    if type(target) is cst.Tuple and len(target.elements) == 2 and type(target.elements[1].value) is cst.Name:
+        if type(iterated) is cst.Call and type(iterated.func) is cst.Attribute and iterated.func.attr.value == "items":
+            return target.elements[1].value.value
+    return None
+
+
+def loop_collection(iterated: cst.BaseExpression) -> cst.BaseExpression:
+    """What a loop over `iterated` takes its elements from (`C.items()` -> C)."""
+    return _view_of(iterated)
+
+
+def known_collections(values: Mapping[str, tuple[str, ...]]) -> Callable[[str], tuple[str, ...] | None]:
+    """A `collection` answer from a table of collections by name."""
+    return values.get
+
+
+class ElementTracker:
+    """What one function body's walk learns of collections of objects: the ones it fills
+    (FunctionFacts.collections) and the locals holding an element of one, so that a method
+    called on such a local (or on `C[k]`, `C.get(k)`) is named `<collection>.[].<method>`."""
+
+    def __init__(
+        self,
+        facts,  # FunctionFacts: qualname, params, collections, local_collections, local_types
+        resolve_callee: Callable[[cst.BaseExpression], str | None],
+        resolve_type: Callable[[cst.BaseExpression], str | None],
+        aliases: AliasTable,
+        module_lists: Mapping[str, list[cst.BaseExpression]] | None,
+        assigned: Mapping[str, int],
+    ) -> None:
+        self.facts = facts
+        self.resolve_callee = resolve_callee
+        self.resolve_type = resolve_type
+        self.aliases = aliases
+        self.module_lists = module_lists or {}
+        self.assigned = assigned  # the walker's locals assigned so far
+        self.element_locals: dict[str, str] = {}  # local -> the collection it holds an element of
+
+    # -- naming -------------------------------------------------------------------------
+    def collection_name(self, expr: cst.BaseExpression) -> str | None:
+        """The qualified name of a collection as written (`self.tools`, `TOOLS`, a local filled
+        here or in an enclosing function, `registry.tools` of a typed local); None for a
+        parameter or a local that holds something not known here."""
+        name = dotted(expr)
+        if name is None:
+            return None
+        root, _, rest = name.partition(".")
+        if not rest and root in self.facts.local_collections:
+            return self.facts.local_collections[root]
+        if rest and root in self.facts.local_types:
+            return f"{self.facts.local_types[root]}.{rest}"
+        if root in {"self", "cls"}:
+            return self.resolve_callee(expr) if rest else None
+        if root in self.facts.params or root in self.assigned or root in self.element_locals:
+            return None
+        return self.resolve_callee(expr)
+
+    def callee(self, node: cst.Call, name: str | None) -> str | None:
+        """`tool.run` with `tool` an element of C, `C[k].run`, `C.get(k).run` -> `C.[].run`."""
+        if name is not None:
+            root, dot, rest = name.partition(".")
+            holder = self.element_locals.get(root) if dot else None
+            return f"{holder}.{ELEMENT}.{rest}" if holder else None
+        func = node.func
+        if type(func) is not cst.Attribute:
+            return None
+        holder = taken_from(func.value, self.collection_name)
+        return f"{holder}.{ELEMENT}.{func.attr.value}" if holder else None
+
+    # -- what the walk meets --------------------------------------------------------------
+    def assigned_to(self, target: cst.BaseExpression, value: cst.BaseExpression, annotation: cst.BaseExpression | None = None) -> None:
+        """`x = <value>` (or `x: <annotation> = <value>`): a collection filled, an element taken."""
+        if type(target) is cst.Name:
+            self.element_locals.pop(target.value, None)
+            holder = taken_from(value, self.collection_name) if value is not None else None
+            if holder:
+                self.element_locals[target.value] = holder
+        if type(target) is cst.Subscript:  # `self.tools[name] = Search()`
+            holder = self.collection_name(target.value)
+            if holder and value is not None:
+                self._fill(holder, _made(value, self._made_by, self._known))
+            return
+        key = self._key(target)
+        if key is None:
+            return
+        found = element_classes(value, self._made_by, self._known, self._names) if value is not None else ()
+        typed = element_annotation(annotation, self.resolve_type, self.aliases) if annotation is not None else None
+        if typed:
+            found = (*found, typed)
+        if found:
+            if type(target) is cst.Name:
+                self.facts.local_collections[target.value] = key
+            self._fill(key, found)
+
+    def parameter(self, name: str, annotation: cst.BaseExpression) -> None:
+        """`def dispatch(tools: dict[str, Tool], ...)`: a collection of Tool objects."""
+        typed = element_annotation(annotation, self.resolve_type, self.aliases)
+        if typed:
+            key = f"{self.facts.qualname}.{name}"
+            self.facts.local_collections[name] = key
+            self._fill(key, (typed,))
+
+    def looped(self, target: cst.BaseExpression, iterated: cst.BaseExpression) -> None:
+        """`for tool in C:` (`C.values()`, `_, tool in C.items()`): tool is an element of C."""
+        for name in (t.value for t in _names_in(target)):
+            self.element_locals.pop(name, None)
+        name = loop_target(target, unwrap_await(iterated))
+        holder = self.collection_name(loop_collection(iterated)) if name else None
+        if name and holder:
+            self.element_locals[name] = holder
+
+    def added(self, call: cst.Call) -> None:
+        """`C.append(Search())`, `C.extend([...])`, `C.update({...})`, `C.add(x)`."""
+        func = call.func
+        if type(func) is not cst.Attribute or not call.args:
+            return
+        holder = self.collection_name(func.value)
+        if not holder:
+            return
+        value = call.args[-1].value
+        if func.attr.value in {"append", "add", "insert"}:
+            self._fill(holder, _made(value, self._made_by, self._known))
+        elif func.attr.value in {"extend", "update"}:
+            self._fill(holder, element_classes(value, self._made_by, self._known, self._names))
+
+    # -- helpers --------------------------------------------------------------------------
+    def _key(self, target: cst.BaseExpression) -> str | None:
+        name = dotted(target)
+        if name is None:
+            return None
+        if "." not in name:
+            return self.facts.local_collections.get(name) or f"{self.facts.qualname}.{name}"
+        root, _, rest = name.partition(".")
+        return self.resolve_callee(target) if root in {"self", "cls"} and "." not in rest else None
+
+    def _fill(self, key: str, found: tuple[str, ...]) -> None:
+        # Objects made by classes (`Search(cfg)`), as the names say: a list of computed values
+        # (`[str(x), fetch(y)]`) holds no object whose methods a dispatcher calls.
+        found = tuple(f for f in found if last_name(f)[:1].isupper())
+        if found:
+            self.facts.collections[key] = tuple(dict.fromkeys((*self.facts.collections.get(key, ()), *found)))
+
+    def _made_by(self, func: cst.BaseExpression) -> str | None:
+        name = dotted(func)
+        if name is None:
+            return None
+        root, _, rest = name.partition(".")
+        if rest and root in self.facts.local_types:
+            return f"{self.facts.local_types[root]}.{rest}"
+        return self.resolve_callee(func)
+
+    def _names(self, expr: cst.BaseExpression) -> str | None:
+        return self.resolve_callee(expr) if dotted(expr) else None
+
+    def _known(self, name: str) -> tuple[str, ...] | None:
+        """The objects of a collection known by name here: a local or attribute filled in this
+        function, an object made before (`search = Search()`), a module-level list."""
+        root, _, rest = name.partition(".")
+        if not rest and root in self.facts.local_types:
+            return (self.facts.local_types[root],)
+        if not rest:
+            key = self.facts.local_collections.get(name)
+        elif root in {"self", "cls"} and "." not in rest:
+            key = self.resolve_callee(cst.Attribute(value=cst.Name(root), attr=cst.Name(rest)))
+        else:
+            key = None
+        if key and key in self.facts.collections:
+            return self.facts.collections[key]
+        listed = self.module_lists.get(name) if not rest else None
+        if listed:
+            found: list[str] = []
+            for element in listed:
+                made = _made(element, self._made_by, lambda _name: None) or ((self._names(element),) if self._names(element) else ())
+                found.extend(made)
+            return tuple(found) or None
+        return None
+
+
+def _names_in(target: cst.BaseExpression) -> list[cst.Name]:
+    if type(target) is cst.Name:
+        return [target]
+    if type(target) in (cst.Tuple, cst.List):
+        return [n for el in target.elements for n in _names_in(el.value)]
+    return []
+
+
+def module_collections(module: cst.Module, aliases: AliasTable, module_lists: Mapping[str, list[cst.BaseExpression]]) -> dict[str, tuple[str, ...]]:
+    """Collections of objects made at module level or in a class body (`TOOLS = [Search()]`,
+    `class Server: tools = {"a": A()}`), by qualified name: what made their objects."""
+    prefix = f"{aliases.module}." if aliases.module else ""
+    out: dict[str, tuple[str, ...]] = {}
+    made: dict[str, str] = {}  # `search = Search()` at module level: a name for one object
+
+    def known(name: str) -> tuple[str, ...] | None:
+        if name in made:
+            return (made[name],)
+        if f"{prefix}{name}" in out:
+            return out[f"{prefix}{name}"]
+        listed = module_lists.get(name)
+        found = [aliases.resolve_or_local(el.func if type(el) is cst.Call else el) for el in listed or ()]
+        return tuple(f for f in found if f) or None
+
+    def statements(body: cst.BaseSuite, owner: str) -> None:
+        for statement in body.body if isinstance(body, cst.IndentedBlock) else ():
+            if isinstance(statement, cst.SimpleStatementLine):
+                for small in statement.body:
+                    assign(small, owner)
+
+    def assign(small: cst.BaseSmallStatement, owner: str) -> None:
+        if isinstance(small, cst.Assign) and len(small.targets) == 1:
+            target, value, annotation = small.targets[0].target, small.value, None
+        elif isinstance(small, cst.AnnAssign):
+            target, value, annotation = small.target, small.value, small.annotation.annotation
+        else:
+            return
+        if type(target) is not cst.Name:
+            return
+        key = f"{prefix}{owner}{target.value}"
+        if value is not None and type(unwrap_await(value)) is cst.Call and not owner:
+            callee = aliases.resolve_or_local(unwrap_await(value).func)
+            if callee:
+                made[target.value] = callee
+        found = element_classes(value, aliases.resolve_or_local, known, aliases.resolve_or_local) if value is not None else ()
+        typed = element_annotation(annotation, lambda a: annotation_type(a, aliases), aliases) if annotation is not None else None
+        found = tuple(f for f in (*found, *([typed] if typed else [])) if last_name(f)[:1].isupper())
+        if found:
+            out[key] = tuple(dict.fromkeys((*out.get(key, ()), *found)))
+
+    for statement in module.body:
+        if isinstance(statement, cst.SimpleStatementLine):
+            for small in statement.body:
+                assign(small, "")
+        elif isinstance(statement, cst.ClassDef):
+            statements(statement.body, f"{statement.name.value}.")
+    return out
