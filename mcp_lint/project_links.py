@@ -319,6 +319,8 @@ class Project(ProjectNames):
                 if keyword != param and (keyword or position < 0):
                     continue
                 target = self.function(callee)
+                if target is None and found[1].name == "__init__":
+                    target = self.function(f"{callee}.__init__")  # `Registrar(mcp)`: the class's constructor
                 if target is None or target[1].qualname != found[1].qualname:
                     continue
                 shift = 1 if params[0] in {"self", "cls"} else 0  # `tools.register(mcp)`: self is not passed

@@ -71,6 +71,11 @@ class ModuleModel:
     # Module/class-level names assigned the result of a project callable we cannot see into
     # (`mcp = create_server()` with create_server imported): name -> that callable.
     server_sources: dict[str, str] = field(default_factory=dict)
+    # Attributes that hold what an unannotated parameter received (`self._mcp = mcp` in
+    # `__init__(self, mcp)`): key -> (function, parameter). A registration on the attribute
+    # waits on what the function's callers pass (ModuleModel.param_pending), as one on the
+    # parameter itself does.
+    attr_params: dict[str, tuple[str, str]] = field(default_factory=dict)
     # Objects whose type an annotation or a later assignment tells, by the name calls reach them
     # through (as ModuleSummary.instances): `api: Api = None` -> {"api": "pkg.api.Api"}, a class
     # body's `client: Api` -> {"Service.client": ...}, `global api; api = Api()` in a function.
