@@ -253,3 +253,50 @@ async def call_tool(name: str, arguments: dict[str, Any]) -> list[types.TextCont
 """
     found, _ = _check(_tree(tmp_path, server))
     assert found == []
+
+
+# Classes kept by name; the dispatcher makes the requested one's object from its class.
+CLASS_TABLE_SERVER = SERVER_HEAD + """
+server = Server("records")
+ACTION_CLASSES = {"lookup": Lookup, "store": Store}
+
+
+@server.call_tool()
+async def call_tool(name: str, arguments: dict[str, Any]) -> list[types.TextContent]:
+    classes = ACTION_CLASSES
+    action_class = classes[name]
+    action = action_class()
+    return [types.TextContent(type="text", text=json.dumps(await action.run(arguments)))]
+"""
+
+# A registry object filled through a method whose parameter is typed with the base class.
+REGISTRY_SERVER = SERVER_HEAD + """
+server = Server("records")
+
+
+class Registry:
+    def __init__(self) -> None:
+        self._actions = {}
+
+    def add(self, action: Action) -> None:
+        self._actions[action.name] = action
+
+    async def call(self, name: str, arguments: dict[str, Any]) -> dict[str, Any]:
+        return await self._actions[name].run(arguments)
+
+
+registry = Registry()
+registry.add(Lookup())
+registry.add(Store())
+
+
+@server.call_tool()
+async def call_tool(name: str, arguments: dict[str, Any]) -> list[types.TextContent]:
+    return [types.TextContent(type="text", text=json.dumps(await registry.call(name, arguments)))]
+"""
+
+
+@pytest.mark.parametrize("server", [CLASS_TABLE_SERVER, REGISTRY_SERVER], ids=["classes-by-name-made-on-call", "registry-method-typed-parameter"])
+def test_objects_made_from_a_table_of_classes_or_added_through_a_typed_parameter_run_their_method(tmp_path: Path, server: str) -> None:
+    found, stderr = _check(_tree(tmp_path, server))
+    assert found == FLAGGED, stderr

@@ -83,11 +83,11 @@ def element_classes(
             if isinstance(element, cst.StarredElement):  # `[*BASE_TOOLS, Extra()]`
                 found.extend(element_classes(element.value, made_by, collection, names, depth + 1))
             else:
-                found.extend(_made(element.value, made_by, collection))
+                found.extend(_made(element.value, made_by, collection, names))
     elif kind is cst.Dict:
         for element in value.elements:
             if isinstance(element, cst.DictElement):
-                found.extend(_made(element.value, made_by, collection))
+                found.extend(_made(element.value, made_by, collection, names))
             else:  # `{**BASE, "x": X()}`
                 found.extend(element_classes(element.value, made_by, collection, names, depth + 1))
     elif kind in (cst.ListComp, cst.SetComp, cst.GeneratorExp, cst.DictComp):
@@ -102,15 +102,27 @@ def element_classes(
     return tuple(dict.fromkeys(found))
 
 
-def _made(value: cst.BaseExpression, made_by: Callable[[cst.BaseExpression], str | None], collection: Callable[[str], tuple[str, ...] | None]) -> tuple[str, ...]:
+def _made(
+    value: cst.BaseExpression,
+    made_by: Callable[[cst.BaseExpression], str | None],
+    collection: Callable[[str], tuple[str, ...] | None],
+    names: Callable[[cst.BaseExpression], str | None] | None = None,
+) -> tuple[str, ...]:
     """What made one element: `Search(cfg)` -> its callable; a name of an object made before
-    (`search = Search(); TOOLS = [search]`) as `collection` knows it."""
+    (`search = Search(); TOOLS = [search]`) as `collection` knows it; a class itself (`{"search":
+    Search}`: what is taken out is called to make the object, or has its methods called)."""
     value = unwrap_await(value)
     if type(value) is cst.Call:
         callee = made_by(value.func)
         return (callee,) if callee else ()
     named = dotted(value)
-    return collection(named) or () if named else ()
+    if not named:
+        return ()
+    known = collection(named)
+    if known:
+        return known
+    qualified = names(value) if names is not None and last_name(named)[:1].isupper() else None
+    return (qualified,) if qualified else ()
 
 
 def _comprehension_classes(
@@ -174,6 +186,8 @@ def taken_from(expr: cst.BaseExpression, collection_name: Callable[[cst.BaseExpr
     if kind is not cst.Call:
         return None
     func = expr.func
+    if type(func) is cst.Subscript or (type(func) is cst.Call and type(func.func) is cst.Attribute and func.func.attr.value in _TAKE_ONE):
+        return taken_from(func, collection_name)  # `TOOL_CLASSES[name](cfg)`: an object of the class taken out
     if type(func) is cst.Attribute and func.attr.value in _TAKE_ONE and expr.args:
         return collection_name(func.value)
     if type(func) is cst.Name and func.value == "next" and expr.args and type(expr.args[0].value) is cst.GeneratorExp:
@@ -273,12 +287,20 @@ class ElementTracker:
         if type(target) is cst.Name:
             self.element_locals.pop(target.value, None)
             holder = taken_from(value, self.collection_name) if value is not None else None
+            called = unwrap_await(value) if value is not None else None
+            if holder is None and type(called) is cst.Call and type(called.func) is cst.Name:
+                holder = self.element_locals.get(called.func.value)  # `cls = CLASSES[name]; tool = cls(cfg)`
             if holder:
                 self.element_locals[target.value] = holder
+                return
+            aliased = self.collection_name(value) if value is not None and type(value) in (cst.Name, cst.Attribute) else None
+            if aliased and aliased != f"{self.facts.qualname}.{target.value}":
+                self.facts.local_collections[target.value] = aliased  # `tools = self.tools`
+                return
         if type(target) is cst.Subscript:  # `self.tools[name] = Search()`
             holder = self.collection_name(target.value)
             if holder and value is not None:
-                self._fill(holder, _made(value, self._made_by, self._known))
+                self._fill(holder, _made(value, self._made_by, self._known, self._names))
             return
         key = self._key(target)
         if key is None:
@@ -319,7 +341,7 @@ class ElementTracker:
             return
         value = call.args[-1].value
         if func.attr.value in {"append", "add", "insert"}:
-            self._fill(holder, _made(value, self._made_by, self._known))
+            self._fill(holder, _made(value, self._made_by, self._known, self._names))
         elif func.attr.value in {"extend", "update"}:
             self._fill(holder, element_classes(value, self._made_by, self._known, self._names))
 
