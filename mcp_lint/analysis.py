@@ -151,6 +151,9 @@ def analyze_source(
     for facts in model.functions.values():
         for key, made in facts.collections.items():
             summary.elements[key] = tuple(dict.fromkeys((*summary.elements.get(key, ()), *made)))
+        for key, entries in facts.collection_params.items():
+            summary.element_params.setdefault(key, []).extend(entries)
+    summary.object_arguments = list(model.object_arguments)
     ctx.instances = summary.instances
     # What `try` bodies let escape through the module's own functions decides who wrote a caught
     # ValueError's text (model.escapes), now that every function of the module is known.

@@ -296,7 +296,22 @@ async def call_tool(name: str, arguments: dict[str, Any]) -> list[types.TextCont
 """
 
 
-@pytest.mark.parametrize("server", [CLASS_TABLE_SERVER, REGISTRY_SERVER], ids=["classes-by-name-made-on-call", "registry-method-typed-parameter"])
+# The same registry with an untyped parameter: the objects its callers pass fill the dict.
+UNTYPED_REGISTRY_SERVER = REGISTRY_SERVER.replace("def add(self, action: Action)", "def add(self, action)")
+
+
+@pytest.mark.parametrize(
+    "server",
+    [CLASS_TABLE_SERVER, REGISTRY_SERVER, UNTYPED_REGISTRY_SERVER],
+    ids=["classes-by-name-made-on-call", "registry-method-typed-parameter", "registry-method-untyped-parameter"],
+)
 def test_objects_made_from_a_table_of_classes_or_added_through_a_typed_parameter_run_their_method(tmp_path: Path, server: str) -> None:
     found, stderr = _check(_tree(tmp_path, server))
     assert found == FLAGGED, stderr
+
+
+def test_a_registry_filled_through_a_parameter_holds_only_what_its_callers_pass(tmp_path: Path) -> None:
+    # Only Store objects are added: Lookup's run is never called for a tool.
+    server = UNTYPED_REGISTRY_SERVER.replace("registry.add(Lookup())\n", "")
+    found, stderr = _check(_tree(tmp_path, server))
+    assert found == ["app/actions.py:34: MCP005"], stderr

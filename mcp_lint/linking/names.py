@@ -204,8 +204,9 @@ class ProjectNames:
             summary = self.modules.get(".".join(parts[:cut]))
             if summary is None:
                 continue
-            if resolved in summary.elements:
-                return summary.elements[resolved]
+            if resolved in summary.elements or resolved in summary.element_params:
+                passed = (m for entry in summary.element_params.get(resolved, ()) for m in self._objects_passed(*entry))
+                return tuple(dict.fromkeys((*summary.elements.get(resolved, ()), *passed)))
             rest = parts[cut:]
             if depth > 4 or len(rest) < 2:
                 return ()
@@ -221,6 +222,24 @@ class ProjectNames:
                         return found
             return ()
         return ()
+
+    def _objects_passed(self, function: str, param: str) -> list[str]:
+        """What made the objects callers pass to `function`'s parameter `param` (`registry.add(
+        Search())`, ModuleSummary.object_arguments)."""
+        found = self.function(function)
+        if found is None or param not in found[1].params:
+            return []
+        params = found[1].params
+        shift = 1 if params and params[0] in {"self", "cls"} else 0
+        out: list[str] = []
+        for summary in self.summaries:
+            for callee, position, keyword, maker in summary.object_arguments:
+                if keyword != param and (keyword or params[position + shift : position + shift + 1] != (param,)):
+                    continue
+                target = self.function(callee)
+                if target is not None and target[1].qualname == found[1].qualname:
+                    out.append(maker)
+        return out
 
     def class_ancestors(self, qual: str) -> tuple[str, ...]:
         """A project class and every class it inherits from, qualified (through re-exports),

@@ -301,6 +301,7 @@ class ElementTracker:
             holder = self.collection_name(target.value)
             if holder and value is not None:
                 self._fill(holder, _made(value, self._made_by, self._known, self._names))
+                self._fill_from_parameter(holder, value)
             return
         key = self._key(target)
         if key is None:
@@ -342,6 +343,7 @@ class ElementTracker:
         value = call.args[-1].value
         if func.attr.value in {"append", "add", "insert"}:
             self._fill(holder, _made(value, self._made_by, self._known, self._names))
+            self._fill_from_parameter(holder, value)
         elif func.attr.value in {"extend", "update"}:
             self._fill(holder, element_classes(value, self._made_by, self._known, self._names))
 
@@ -354,6 +356,14 @@ class ElementTracker:
             return self.facts.local_collections.get(name) or f"{self.facts.qualname}.{name}"
         root, _, rest = name.partition(".")
         return self.resolve_callee(target) if root in {"self", "cls"} and "." not in rest else None
+
+    def _fill_from_parameter(self, key: str, value: cst.BaseExpression) -> None:
+        """`def add(self, tool): self.tools[tool.name] = tool`: the collection holds what the
+        callers pass (ModuleSummary.element_params, read with ModuleSummary.object_arguments)."""
+        if type(value) is cst.Name and value.value in self.facts.params and value.value not in {"self", "cls"} and value.value not in self.facts.local_types:
+            entry = (self.facts.qualname, value.value)
+            if entry not in self.facts.collection_params.get(key, ()):
+                self.facts.collection_params.setdefault(key, []).append(entry)
 
     def _fill(self, key: str, found: tuple[str, ...]) -> None:
         # Objects made by classes (`Search(cfg)`), as the names say: a list of computed values
@@ -454,4 +464,23 @@ def module_collections(module: cst.Module, aliases: AliasTable, module_lists: Ma
                 assign(small, "")
         elif isinstance(statement, cst.ClassDef):
             statements(statement.body, f"{statement.name.value}.")
+    return out
+
+
+def made_arguments(call: cst.Call, resolve: Callable[[cst.BaseExpression], str | None]) -> list[tuple[int, str, str]]:
+    """The arguments of a call that make an object of a class (`registry.add(Search(cfg))`):
+    (position or -1, keyword or "", what made it), for the collections a parameter fills."""
+    out: list[tuple[int, str, str]] = []
+    position = 0
+    for arg in call.args:
+        if arg.star:
+            break
+        value = unwrap_await(arg.value)
+        if type(value) is cst.Call and last_name(dotted(value.func) or "")[:1].isupper():
+            made = resolve(value.func)
+            if made:
+                keyword = arg.keyword.value if arg.keyword is not None else ""
+                out.append((-1 if keyword else position, keyword, made))
+        if arg.keyword is None:
+            position += 1
     return out

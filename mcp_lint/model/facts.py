@@ -184,6 +184,8 @@ class FunctionFacts:
     # functions see them too.
     collections: dict[str, tuple[str, ...]] = field(default_factory=dict)
     local_collections: dict[str, str] = field(default_factory=dict)
+    # Collections filled with a parameter (`self.tools[t.name] = t`): key -> (function, parameter).
+    collection_params: dict[str, list[tuple[str, str]]] = field(default_factory=dict)
     # The class its return annotation names (`def get_client() -> Api`), for `get_client().get()`.
     returns_type: str | None = None
     # Without one: the modules or classes its returns hand back (`from . import local as store;

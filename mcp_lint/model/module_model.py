@@ -97,5 +97,7 @@ class ModuleModel:
     server_arguments: list[tuple[str, int, str, str, Family | None]] = field(default_factory=list)
     # ModuleSummary.callable_arguments
     callable_arguments: list[tuple[str, int, str, tuple[str, ...]]] = field(default_factory=list)
+    # ModuleSummary.object_arguments
+    object_arguments: list[tuple[str, int, str, str]] = field(default_factory=list)
     # ModuleSummary.adapters
     adapters: dict[str, tuple[str, ...]] = field(default_factory=dict)
