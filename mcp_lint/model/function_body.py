@@ -16,7 +16,7 @@ import libcst as cst
 
 from mcp_lint.engine.libcst_cfg import ClassBases, shadowed_clauses
 from mcp_lint.model.exception_guards import Handler, TryGuard, caught_names, try_guard
-from mcp_lint.model.elements import ElementTracker
+from mcp_lint.model.element_tracker import ElementTracker
 from mcp_lint.model.exception_origin import classify_handlers
 from mcp_lint.model.facts import LIFESPAN, CallbackFact, CallFact, DynamicCall, FunctionFacts, RaiseFact, ReturnFact, branch_name
 from mcp_lint.model.flow import (
