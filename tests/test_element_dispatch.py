@@ -315,3 +315,24 @@ def test_a_registry_filled_through_a_parameter_holds_only_what_its_callers_pass(
     server = UNTYPED_REGISTRY_SERVER.replace("registry.add(Lookup())\n", "")
     found, stderr = _check(_tree(tmp_path, server))
     assert found == ["app/actions.py:34: MCP005"], stderr
+
+
+def test_an_annotated_local_taken_from_a_library_objects_dict_keeps_its_annotations_class(tmp_path: Path) -> None:
+    # `client: Api = ctx.lifespan_context["client"]`: the annotation names the class; the
+    # lifespan's dict is the framework's object, no collection the project filled.
+    (tmp_path / "app").mkdir()
+    (tmp_path / "pyproject.toml").write_text("[project]\nname = 'app'\ndependencies = ['fastmcp>=2.10']\n")
+    (tmp_path / "app/__init__.py").write_text("")
+    (tmp_path / "app/api.py").write_text(
+        "import httpx\n\n\nclass Api:\n    async def fetch(self, key: str) -> str:\n"
+        "        resp = httpx.get('https://records.invalid/' + key)\n"
+        "        if resp.status_code != 200:\n            raise RuntimeError(f'Lookup failed: {resp.text}')\n"
+        "        return resp.text\n"
+    )
+    (tmp_path / "app/server.py").write_text(
+        "from fastmcp import Context, FastMCP\n\nfrom app.api import Api\n\nmcp = FastMCP('records')\n\n\n"
+        "@mcp.tool()\nasync def lookup(key: str, ctx: Context) -> str:\n"
+        "    client: Api = ctx.lifespan_context['client']\n    return await client.fetch(key)\n"
+    )
+    found, stderr = _check(tmp_path)
+    assert found == ["app/api.py:8: MCP002"], stderr

@@ -54,7 +54,10 @@ class ElementTracker:
         if not rest and root in self.facts.local_collections:
             return self.facts.local_collections[root]
         if rest and root in self.facts.local_types:
-            return f"{self.facts.local_types[root]}.{rest}"
+            # `registry.tools` of a project object; a library object's attribute (`ctx.state`,
+            # `ctx.lifespan_context["db"]`) holds nothing the project made here.
+            typed = self.facts.local_types[root]
+            return f"{typed}.{rest}" if typed.split(".")[0] == self.facts.qualname.split(".")[0] else None
         if root in {"self", "cls"}:
             return self.resolve_callee(expr) if rest else None
         if root in self.facts.params or root in self.assigned or root in self.element_locals:
@@ -78,6 +81,8 @@ class ElementTracker:
         """`x = <value>` (or `x: <annotation> = <value>`): a collection filled, an element taken."""
         if type(target) is cst.Name:
             self.element_locals.pop(target.value, None)
+            if annotation is not None and self.resolve_type(annotation):
+                return  # `client: Api = registry["api"]`: the annotation says what it is
             holder = taken_from(value, self.collection_name) if value is not None else None
             called = unwrap_await(value) if value is not None else None
             if holder is None and type(called) is cst.Call and type(called.func) is cst.Name:
