@@ -19,6 +19,7 @@ from libcst.metadata import CodeRange
 from mcp_lint.findings import Location
 from mcp_lint.framework_copies import FrameworkCopy
 from mcp_lint.fixing.imports import read_imports, statements_tree
+from mcp_lint.model.elements import module_collections
 from mcp_lint.model.non_text import returns_no_text
 from mcp_lint.model.argument_checks import ArgumentChecks
 from mcp_lint.model.call_args import string_value
@@ -146,6 +147,13 @@ def analyze_source(
     summary.class_attrs = dict(model.class_attrs)
     summary.reexports = dict(model.aliases.aliases)
     summary.instances = _instances(module, model)
+    summary.elements = module_collections(module, model.aliases, model.module_lists)
+    for facts in model.functions.values():
+        for key, made in facts.collections.items():
+            summary.elements[key] = tuple(dict.fromkeys((*summary.elements.get(key, ()), *made)))
+        for key, entries in facts.collection_params.items():
+            summary.element_params.setdefault(key, []).extend(entries)
+    summary.object_arguments = list(model.object_arguments)
     ctx.instances = summary.instances
     # What `try` bodies let escape through the module's own functions decides who wrote a caught
     # ValueError's text (model.escapes), now that every function of the module is known.

@@ -38,6 +38,8 @@ if TYPE_CHECKING:
     from mcp_lint.config import SettingsResolver
     from mcp_lint.inventory import ServerTools
     from mcp_lint.linking.names import Lookup
+    from mcp_lint.model.summary import ModuleSummary
+    from mcp_lint.project_links import Project
 
 __all__ = ["LiveProject"]
 
@@ -93,6 +95,10 @@ class LiveProject:
         # each, as `mcp-lint check` warns: linking/unrecognised.py), unless `require-tools = false`.
         self.unchecked: list[str] = []
         self._unrecognised: list[ServerTools] = []  # the last link step's unrecognised modules
+        self._linked: Project | None = None  # the last link step (its servers, for _empty_servers)
+        # The servers a whole-project link found without a tool, with the summaries it linked:
+        # asked again only when a summary changed (_empty_servers).
+        self._empty: tuple[tuple[ModuleSummary, ...], list[ServerTools]] = ((), [])
         self._files: list[Path] | None = None
         self._needed: set[str] = set()  # absolute paths the last lint analysed
         self._raw: list[Finding] = []  # what the last link step found, before suppression
@@ -143,7 +149,8 @@ class LiveProject:
         outcomes = self._analyse(inputs, reported)
         findings = self._suppressed(outcomes)
         shown = {display_name(path): path for path in reported}
-        self.unchecked = unchecked_lines(self._unrecognised, shown, self.resolver)
+        empty = self._empty_servers(inputs, outcomes, set(shown))
+        self.unchecked = unchecked_lines([*self._unrecognised, *empty], shown, self.resolver)
         return [finding for finding in findings if finding.filename in shown]
 
     @property
@@ -326,13 +333,51 @@ class LiveProject:
             project = Project(summaries, self.pins, missing, tools_from)
             self._raw = project.findings()
             self._unrecognised = unrecognised_servers(project)
+            self._linked = project
         except Exception as exc:  # noqa: BLE001 - reported as pipeline.link reports it
             self._raw = []
             self._unrecognised = []
+            self._linked = None
             self._link_error = f"internal error while linking the project: {describe_exception(exc)}"
             return None
         self._link_error = None
         return wanted_from(looked_for)
+
+    def _empty_servers(self, inputs: Sequence[FileInput], outcomes: Sequence[FileOutcome], shown: set[str]) -> list[ServerTools]:
+        """The servers of the reported files with no tool, as `mcp-lint check` warns of them
+        (linking/unrecognised.empty_servers). The last link traced only the tools of the modules
+        that may import a reported file, so a server whose tools are registered elsewhere (a
+        register function of a module that does not import it) looks empty there: a server
+        empty there is asked about again over the whole project, every file analysed (from
+        memory after the first time), which only a server that looks empty costs."""
+        from mcp_lint.linking.unrecognised import empty_servers
+        from mcp_lint.project_links import Project
+        from mcp_lint.scheduler import Analyzer
+
+        project = self._linked
+        if project is None or not any(entry.path in shown for entry in empty_servers(project, project.inventory())):
+            return []
+        summaries = [o.summary for o in outcomes if o.summary is not None]
+        rest = [i for i, item in enumerate(inputs) if item.error is None and os.path.abspath(item.path) not in self._needed]
+        if rest:
+            analyzer = Analyzer(inputs, self.jobs, self.memory, self._codes, {})
+            try:
+                analyzer.submit(rest)
+                while analyzer.pending():
+                    for index, outcome in analyzer.collect():
+                        self._remember(inputs[index], outcome)
+                        if outcome.summary is not None:
+                            summaries.append(outcome.summary)
+            finally:
+                analyzer.close()
+        key = tuple(sorted(summaries, key=id))
+        if len(key) != len(self._empty[0]) or any(a is not b for a, b in zip(key, self._empty[0])):
+            try:
+                whole = Project(summaries, self.pins)
+                self._empty = (key, empty_servers(whole, whole.inventory()))
+            except Exception:  # noqa: BLE001 - the link step's own errors are reported by _link_summaries
+                self._empty = (key, [])
+        return [entry for entry in self._empty[1] if entry.path in shown]
 
     def _suppressed(self, outcomes: Sequence[FileOutcome]) -> list[Finding]:
         """The findings of the last link with the problems of unreadable files, filtered by the

@@ -31,6 +31,7 @@ from mcp_lint.linking.tracing import (
     passes,
     walk,
 )
+from mcp_lint.model.elements import is_element_call
 from mcp_lint.model.exception_guards import TryGuard, catches, catching_clause, catching_site
 from mcp_lint.model.frameworks import (
     Family,
@@ -188,6 +189,9 @@ class Project(ProjectNames):
             if found is None:
                 continue
             for edge in found[1].calls:
+                if is_element_call(edge.callee):
+                    extra.extend((per_tool, summary) for per_tool in self._element_tools(reg, edge))
+                    continue
                 target = self.function(edge.callee)
                 if edge.returned and target is not None:
                     name = edge.branch or target[1].name  # `if name == "div": return handle_div(...)`
@@ -201,6 +205,20 @@ class Project(ProjectNames):
                         per_tool = ToolRegistration(method, edge.branch or owner, reg.family, reg.server, "per-tool", reg.lowlevel_major, edge.guarded)
                         extra.append((per_tool, summary))
         return out + extra
+
+    def _element_tools(self, reg: ToolRegistration, edge: CallEdge) -> list[ToolRegistration]:
+        """The per-tool functions of a dispatcher that takes the tool's object out of a collection
+        of objects (`tool = self.tools[name]; result = await tool.run(args)`, model/elements.py)
+        and returns what its method gives, as it is or built into the reply: that method of each
+        class the collection holds (and of their subclasses), each one tool's code, named by its class."""
+        if not (edge.returned or edge.flows):
+            return []
+        out = []
+        for _, method in self.candidates(edge.callee):
+            for qual in (method.qualname, *self.overrides(method.qualname)):
+                owner = qual.rsplit(".", 2)[-2]
+                out.append(ToolRegistration(qual, edge.branch or owner, reg.family, reg.server, "per-tool", reg.lowlevel_major, edge.guarded))
+        return out
 
     def registers_here(self, summary: ModuleSummary) -> bool:
         """Are the tools `summary` registers traced? Not a test module's (fixtures of the
@@ -301,6 +319,8 @@ class Project(ProjectNames):
                 if keyword != param and (keyword or position < 0):
                     continue
                 target = self.function(callee)
+                if target is None and found[1].name == "__init__":
+                    target = self.function(f"{callee}.__init__")  # `Registrar(mcp)`: the class's constructor
                 if target is None or target[1].qualname != found[1].qualname:
                     continue
                 shift = 1 if params[0] in {"self", "cls"} else 0  # `tools.register(mcp)`: self is not passed

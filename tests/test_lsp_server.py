@@ -441,3 +441,25 @@ async def test_tools_left_unchecked_are_said_once_not_passed_silently(client: La
         "PKG-INFO or METADATA)"
     ]
     assert [m.type for m in client.messages if "not checked" in m.message] == [types.MessageType.Warning]
+
+
+async def test_a_server_with_no_tool_is_said_as_check_says_it(client: LanguageClient, tmp_path: Path) -> None:
+    # Tools loaded by a loop the link step does not read: the server is found with no tool,
+    # so its tools were not checked (as `mcp-lint check` warns, linking/unrecognised.empty_servers).
+    root = tmp_path / "proj"
+    (root / "pkg").mkdir(parents=True)
+    (root / "pyproject.toml").write_text("[project]\nname = 'pkg'\ndependencies = ['fastmcp>=2.10']\n", encoding="utf-8")
+    (root / "pkg" / "__init__.py").write_text("", encoding="utf-8")
+    server = root / "pkg" / "server.py"
+    server.write_text(
+        "import importlib\n\nfrom fastmcp import FastMCP\n\nmcp = FastMCP('records')\n\n\n"
+        "def load(names: list[str]) -> None:\n    for name in names:\n        module = importlib.import_module(name)\n"
+        "        for attr in dir(module):\n            mcp.add_tool(module.__dict__[attr])\n",
+        encoding="utf-8",
+    )
+    await start(client, root)
+    uri = open_document(client, server)
+    assert await diagnostics_for(client, uri, 1) == []
+    said = [m.message for m in client.messages if "none of its tools was checked" in m.message]
+    assert len(said) == 1 and said[0].startswith("mcp-lint: warning: server pkg.server.mcp (")
+    assert [m.type for m in client.messages if "none of its tools was checked" in m.message] == [types.MessageType.Warning]

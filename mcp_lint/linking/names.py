@@ -20,6 +20,7 @@ import enum
 from typing import Callable, Iterable, Iterator
 
 from mcp_lint.model import table_rows
+from mcp_lint.model.elements import ELEMENT
 from mcp_lint.model.facts import LIFESPAN
 from mcp_lint.model.frameworks import Family
 from mcp_lint.model.names import last_name
@@ -36,6 +37,9 @@ class Lookup(enum.Enum):
     # they are defined, override what the call runs (ProjectNames.call_targets).
     SUBCLASSES = "subclasses"
 
+
+# Where a callee names an element of a collection (`pkg.app.Server.tools.[].run`).
+_ELEMENT_CUT = f".{ELEMENT}."
 
 # Told each qualified name the link step looked for and did not find among the linted modules.
 MissingName = Callable[[str, Lookup], None]
@@ -157,6 +161,11 @@ class ProjectNames:
             return (found,)
         if depth > 4:
             return ()
+        if _ELEMENT_CUT in resolved:
+            # `tools[name].run` (model/elements.py): the `run` of each class the collection holds.
+            holder, _, member = resolved.partition(_ELEMENT_CUT)
+            out = {c[1].qualname: c for made in self.element_makers(holder, depth) for c in self.candidates(f"{made}.{member}", depth + 1)}
+            return tuple(out.values())
         parts = resolved.split(".")
         for cut in range(len(parts) - 1, 0, -1):
             summary = self.modules.get(".".join(parts[:cut]))
@@ -187,6 +196,53 @@ class ProjectNames:
                         return (found,)
             break
         return ()
+
+    def element_makers(self, holder: str, depth: int = 0) -> tuple[str, ...]:
+        """What made the objects of a collection (ModuleSummary.elements), by its qualified name:
+        through re-exports, an attribute of a module-level or `self` instance (`registry.tools`
+        with `registry = Registry()`), and a base class that fills it (`self.tools` in a subclass)."""
+        resolved = self.resolve(holder, lookup=Lookup.REGISTRATION)
+        parts = resolved.split(".")
+        for cut in range(len(parts) - 1, 0, -1):
+            summary = self.modules.get(".".join(parts[:cut]))
+            if summary is None:
+                continue
+            if resolved in summary.elements or resolved in summary.element_params:
+                passed = (m for entry in summary.element_params.get(resolved, ()) for m in self._objects_passed(*entry))
+                return tuple(dict.fromkeys((*summary.elements.get(resolved, ()), *passed)))
+            rest = parts[cut:]
+            if depth > 4 or len(rest) < 2:
+                return ()
+            for width in (2, 1):
+                key = ".".join(rest[:width])
+                if len(rest) > width and key in summary.instances:
+                    return self.element_makers(".".join([summary.instances[key], *rest[width:]]), depth + 1)
+            class_key = f"{summary.module}.{rest[0]}" if summary.module else rest[0]
+            if len(rest) == 2 and class_key in summary.classes:
+                for base in summary.classes[class_key]:
+                    found = self.element_makers(f"{self.resolve(base)}.{rest[1]}", depth + 1)
+                    if found:
+                        return found
+            return ()
+        return ()
+
+    def _objects_passed(self, function: str, param: str) -> list[str]:
+        """What made the objects callers pass to `function`'s parameter `param` (`registry.add(
+        Search())`, ModuleSummary.object_arguments)."""
+        found = self.function(function)
+        if found is None or param not in found[1].params:
+            return []
+        params = found[1].params
+        shift = 1 if params and params[0] in {"self", "cls"} else 0
+        out: list[str] = []
+        for summary in self.summaries:
+            for callee, position, keyword, maker in summary.object_arguments:
+                if keyword != param and (keyword or params[position + shift : position + shift + 1] != (param,)):
+                    continue
+                target = self.function(callee)
+                if target is not None and target[1].qualname == found[1].qualname:
+                    out.append(maker)
+        return out
 
     def class_ancestors(self, qual: str) -> tuple[str, ...]:
         """A project class and every class it inherits from, qualified (through re-exports),

@@ -37,7 +37,7 @@ if TYPE_CHECKING:
     from mcp_lint.model.summary import ModuleSummary
     from mcp_lint.project_links import Project
 
-__all__ = ["unrecognised_servers"]
+__all__ = ["empty_servers", "unrecognised_servers"]
 
 
 def unrecognised_servers(project: Project, found: list[ServerTools] | None = None) -> list[ServerTools]:

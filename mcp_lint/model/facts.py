@@ -189,6 +189,14 @@ class FunctionFacts:
     # What local names hold, as the qualified class (or the function whose result) they came
     # from: typed parameters, `x = Api()`, `with make() as x`. Nested functions see them too.
     local_types: dict[str, str] = field(default_factory=dict)
+    # Collections of objects this function fills (model/elements.py), by qualified name
+    # (`pkg.app.Server.tools` for `self.tools = [Search()]`, `pkg.app.main.tools` for a local):
+    # what made their objects. Locals holding one, by name -> that qualified name; nested
+    # functions see them too.
+    collections: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    local_collections: dict[str, str] = field(default_factory=dict)
+    # Collections filled with a parameter (`self.tools[t.name] = t`): key -> (function, parameter).
+    collection_params: dict[str, list[tuple[str, str]]] = field(default_factory=dict)
     # The class its return annotation names (`def get_client() -> Api`), for `get_client().get()`.
     returns_type: str | None = None
     # Without one: the modules or classes its returns hand back (`from . import local as store;

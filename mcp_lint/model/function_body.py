@@ -16,6 +16,7 @@ import libcst as cst
 
 from mcp_lint.engine.libcst_cfg import ClassBases, shadowed_clauses
 from mcp_lint.model.exception_guards import Handler, TryGuard, caught_names, try_guard
+from mcp_lint.model.element_tracker import ElementTracker
 from mcp_lint.model.exception_origin import classify_handlers
 from mcp_lint.model.facts import LIFESPAN, CallbackFact, CallFact, DynamicCall, FunctionFacts, RaiseFact, ReturnFact, branch_name
 from mcp_lint.model.flow import (
@@ -84,6 +85,8 @@ class _BodyWalker(FastVisitor):
         self.sites = 0  # except clauses seen so far (Handler.site)
         self.statement: cst.CSTNode | None = None  # the innermost statement being walked
         self.managers: list[cst.BaseExpression] = []  # items of the enclosing `with` statements
+        # Collections of objects filled here, and locals holding one of their elements.
+        self.elements = ElementTracker(facts, resolve_callee, self.resolve_type, aliases, constants, self.assignment_counts)
 
     # Scopes we do not enter: their facts belong to themselves.
     def visit_FunctionDef(self, node: cst.FunctionDef) -> bool:
@@ -216,7 +219,9 @@ class _BodyWalker(FastVisitor):
 
     def _callee(self, node: cst.Call, name: str | None) -> str | None:
         """The qualified name of the function `node` calls, when it can be named here."""
-        callee = None
+        callee = self.elements.callee(node, name)
+        if callee is not None:
+            return callee  # a method of an object taken out of a collection of objects
         if name is not None and ".lifespan_context." in f".{name}":
             # `ctx.request_context.lifespan_context.db.query()`: the linker types the context
             # from the server's lifespan function (what it yields).
@@ -382,6 +387,8 @@ class _BodyWalker(FastVisitor):
                 self.local_instances[name] = resolved
 
     def visit_Assign(self, node: cst.Assign) -> None:
+        if len(node.targets) == 1:
+            self.elements.assigned_to(node.targets[0].target, node.value)
         if any(isinstance(t.target, (cst.Subscript, cst.Attribute)) for t in node.targets):
             self.facts.has_item_assignment = True
             value = node.value.expression if isinstance(node.value, cst.Await) else node.value
@@ -466,6 +473,7 @@ class _BodyWalker(FastVisitor):
         # `errors.append(f"...{e}")`, `seen.add(x)`, `info.update(...)`: the container holds the value.
         call = node.value.expression if isinstance(node.value, cst.Await) else node.value
         if isinstance(call, cst.Call) and isinstance(call.func, cst.Attribute) and call.func.attr.value in CONTAINER_ADDERS:
+            self.elements.added(call)
             # `x.extend(v)` is `x += v`, `x.update(v)` is `x |= v`: v's items become x's, v is no
             # one element of it (a failure dict merged into the returned dict makes it one).
             element = call.func.attr.value not in SEQUENCE_EXTENDERS and call.func.attr.value != "update"
@@ -489,6 +497,7 @@ class _BodyWalker(FastVisitor):
 
     def visit_For(self, node: cst.For) -> None:
         self.statement = node
+        self.elements.looped(node.target, node.iter)
         for name in _target_names(node.target):
             self._count_assignment(name, None)
             self._count_assignment(name, None)
@@ -496,6 +505,7 @@ class _BodyWalker(FastVisitor):
         self._store(node.target, node.iter, None)
 
     def visit_AnnAssign(self, node: cst.AnnAssign) -> None:
+        self.elements.assigned_to(node.target, node.value, node.annotation.annotation)
         for name in _target_names(node.target):
             self._count_assignment(name, node.value)
         if node.value is not None:
@@ -586,6 +596,7 @@ def collect_facts(
     resolve_callee,
     resolve_type=None,
     outer_types: dict[str, str] | None = None,
+    outer_collections: dict[str, str] | None = None,
     constants: Mapping[str, list[cst.BaseExpression]] | None = None,
     record: tuple[tuple[frozenset[type], frozenset[type]], list[tuple[cst.CSTNode, int]]] | None = None,
     class_bases: ClassBases | None = None,
@@ -605,14 +616,19 @@ def collect_facts(
     params = tuple(p.name.value for p in (*node.params.posonly_params, *node.params.params))
     facts = FunctionFacts(node, qualname, node.name.value, class_name, params)
     facts.local_types = dict(outer_types) if outer_types else {}
+    facts.local_collections = dict(outer_collections) if outer_collections else {}
     for param in (*node.params.posonly_params, *node.params.params, *node.params.kwonly_params):
         facts.local_types.pop(param.name.value, None)  # a parameter shadows the closure
+        facts.local_collections.pop(param.name.value, None)
         typed = resolve_type(param.annotation.annotation) if resolve_type and param.annotation else None
         if typed is not None and param.name.value not in {"self", "cls"}:
             facts.local_types[param.name.value] = typed  # `def tool(db: Database)`
     walker = (_recorder(*record[0]) if record is not None else _BodyWalker)(
         facts, aliases, resolve_callee, resolve_type, constants, class_bases
     )
+    for param in (*node.params.posonly_params, *node.params.params, *node.params.kwonly_params):
+        if param.annotation is not None:
+            walker.elements.parameter(param.name.value, param.annotation.annotation)  # `tools: list[Tool]`
     if record is not None:
         walker.events = record[1]
     walker.walk(node)

@@ -71,6 +71,11 @@ class ModuleModel:
     # Module/class-level names assigned the result of a project callable we cannot see into
     # (`mcp = create_server()` with create_server imported): name -> that callable.
     server_sources: dict[str, str] = field(default_factory=dict)
+    # Attributes that hold what an unannotated parameter received (`self._mcp = mcp` in
+    # `__init__(self, mcp)`): key -> (function, parameter). A registration on the attribute
+    # waits on what the function's callers pass (ModuleModel.param_pending), as one on the
+    # parameter itself does.
+    attr_params: dict[str, tuple[str, str]] = field(default_factory=dict)
     # Objects whose type an annotation or a later assignment tells, by the name calls reach them
     # through (as ModuleSummary.instances): `api: Api = None` -> {"api": "pkg.api.Api"}, a class
     # body's `client: Api` -> {"Service.client": ...}, `global api; api = Api()` in a function.
@@ -92,5 +97,7 @@ class ModuleModel:
     server_arguments: list[tuple[str, int, str, str, Family | None]] = field(default_factory=list)
     # ModuleSummary.callable_arguments
     callable_arguments: list[tuple[str, int, str, tuple[str, ...]]] = field(default_factory=list)
+    # ModuleSummary.object_arguments
+    object_arguments: list[tuple[str, int, str, str]] = field(default_factory=list)
     # ModuleSummary.adapters
     adapters: dict[str, tuple[str, ...]] = field(default_factory=dict)

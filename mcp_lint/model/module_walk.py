@@ -83,6 +83,7 @@ class _ModuleWalker(Registrations):
             self._callee_resolver(),
             lambda annotation: annotation_type(annotation, self.aliases),
             enclosing.local_types if enclosing is not None else None,
+            enclosing.local_collections if enclosing is not None else None,
             self.model.module_lists,
             (_RECORDED, events),
             self.class_bases,
@@ -121,8 +122,16 @@ class _ModuleWalker(Registrations):
         when the annotation says nothing (none, `Any`, `object`), the callers decide."""
         annotation = param.annotation.annotation if param.annotation is not None else None
         if annotation is None or self._says_nothing(annotation):  # `def register_tools(mcp_server: Any, ...)`
-            return Receiver(Is.UNKNOWN, param=(qual, param.name.value))
-        return self._receiver_of_annotation(annotation)
+            found = Receiver(Is.UNKNOWN, param=(qual, param.name.value))
+        else:
+            found = self._receiver_of_annotation(annotation)
+        if found.is_ is Is.UNKNOWN and param.default is not None:
+            # `def build(mcp_factory=make_server)`: an injected factory whose default makes the
+            # server (a test passes a fake one; the production run takes the default).
+            default = self._receiver_of_value(param.default)
+            if default is not None and default.is_ is Is.SERVER:
+                return default
+        return found
 
     def _says_nothing(self, annotation: cst.BaseExpression) -> bool:
         """`Any` or `object`: an annotation any server satisfies (a `str` one is no server)."""
@@ -175,6 +184,10 @@ class _ModuleWalker(Registrations):
         receiver = self._assigned.pop(id(original_node), None)
         for target in original_node.targets:
             self._bind(target.target, receiver)
+            if type(target.target) is cst.Tuple and type(original_node.value) is cst.Tuple and len(target.target.elements) == len(original_node.value.elements):
+                # `self._mcp, self._client = mcp, client`: each name takes its own value.
+                for name, value in zip(target.target.elements, original_node.value.elements):
+                    self._bind(name.value, self._receiver_of_value(value.value))
 
     def visit_AnnAssign(self, node: cst.AnnAssign) -> None:
         receiver = self._receiver_of_value(node.value) if node.value is not None else None

@@ -31,6 +31,7 @@ from mcp_lint.model.frameworks import (
     Family,
     reexported_server_families,
 )
+from mcp_lint.model.elements import made_arguments
 from mcp_lint.model.flow import first_param
 from mcp_lint.model.passed_callables import PassedCallables
 from mcp_lint.model.module_model import MiddlewareSite, ModuleModel
@@ -118,6 +119,10 @@ class Registrations(PassedCallables, ServerInference):
         func = node.func
         self._server_arguments(node)
         self._callable_arguments(node)
+        made = made_arguments(node, self._callee_resolver()) if node.args else None
+        if made:  # `registry.add(Search())`: what a collection filled with a parameter holds
+            for callee in self._called_functions(node.func):
+                self.model.object_arguments.extend((callee, position, keyword, maker) for position, keyword, maker in made)
         self._table_update(node)
         resolved = self.aliases.resolve(func)
         if resolved in TOOL_FACTORIES:

@@ -41,6 +41,8 @@ class ServerInference(ScopeWalker):
             return NOT_SERVER
         if key in self.model.server_sources:
             return Receiver(Is.UNKNOWN, key=self.model.server_sources[key])
+        if key in self.model.attr_params:
+            return Receiver(Is.UNKNOWN, param=self.model.attr_params[key])
         return None
 
     def _receiver(self, expr: cst.BaseExpression) -> Receiver:
@@ -79,9 +81,13 @@ class ServerInference(ScopeWalker):
         if type(value) in NAME_OR_ATTRIBUTE:
             # `server = mcp`: an alias of a server here, or of one the linker finds elsewhere.
             found = self._receiver(value)
-            return found if found.is_ is Is.SERVER or found.key is not None else None
+            return found if found.is_ is Is.SERVER or found.key is not None or found.param is not None else None
         if type(value) is cst.Call:
             return self._receiver_of_callee(value.func)
+        if type(value) is cst.BooleanOperation and type(value.operator) is cst.Or:
+            # `factory = mcp_factory or make_server`: what the fallback is, when it is a server's.
+            fallback = self._receiver_of_value(value.right)
+            return fallback if fallback is not None and fallback.is_ is Is.SERVER else None
         return None
 
     def _receiver_of_callee(self, func: cst.BaseExpression) -> Receiver:
@@ -91,6 +97,9 @@ class ServerInference(ScopeWalker):
         name = dotted(func)
         if name is None:
             return UNKNOWN
+        made_by = self._bound_factory(name)
+        if made_by is not None:
+            return made_by
         resolved = self.aliases.resolve_dotted(name)
         family = server_family(resolved)
         if family is not None:
@@ -119,6 +128,20 @@ class ServerInference(ScopeWalker):
         # A function from outside the package: a sibling module of a flat layout can be a
         # server factory, so the linker decides.
         return Receiver(Is.UNKNOWN, key=resolved)
+
+    def _bound_factory(self, name: str) -> Receiver | None:
+        """`factory(...)` where the local or parameter `factory` holds a project function that
+        makes a server (`factory = mcp_factory or make_server`, `def build(mcp_factory=make_server)`):
+        a server of that family; None when the name is bound to no such function."""
+        if "." in name:
+            return None
+        for frame in reversed(self.frames):
+            if frame.kind == "function" and name in frame.bindings and name not in frame.globals:
+                bound = frame.bindings[name]
+                if bound.is_ is Is.SERVER and bound.family is not None and bound.key in self.model.functions:
+                    return Receiver(Is.SERVER, bound.family)
+                return None
+        return None
 
     def _receiver_of_annotation(self, annotation: cst.BaseExpression) -> Receiver:
         """What a parameter or variable annotated with `annotation` is."""
@@ -192,6 +215,9 @@ class ServerInference(ScopeWalker):
             self.model.non_servers.add(key)
         elif receiver.is_ is Is.UNKNOWN and receiver.key and key not in self.model.servers:
             self.model.server_sources[key] = receiver.key
+        elif receiver.is_ is Is.UNKNOWN and receiver.param is not None and "." in name and key not in self.model.servers:
+            # `self._mcp = mcp` of an unannotated parameter: the callers decide what it holds.
+            self.model.attr_params[key] = receiver.param
 
     def _name_constructed(self, target: cst.BaseExpression, value: cst.BaseExpression, receiver: Receiver | None) -> None:
         """`mcp = FastMCP(...)`: remember the key the constructed server is reached by."""

@@ -427,6 +427,16 @@ class ModuleSummary:
     # `client = Api()` at module level ("client") or `self.client = Api()` in a class ("Cls.client")
     # -> qualified name of what was called, so `client.get()` resolves to `Api.get`.
     instances: dict[str, str] = field(default_factory=dict)
+    # Collections of objects (`self.tools = [Search(), Fetch()]`, `TOOLS = {"a": A()}`), by
+    # qualified name -> what made their objects: a call `<collection>.[].run` (model/elements.py)
+    # may run the `run` of each.
+    elements: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    # Collections a function fills with its parameter (`def add(self, tool): self.tools[k] = tool`):
+    # key -> (function, parameter); they hold what the callers pass (object_arguments).
+    element_params: dict[str, list[tuple[str, str]]] = field(default_factory=dict)
+    # Calls passing an object made of a class (`registry.add(Search())`): (callee, position or -1,
+    # keyword, what made it).
+    object_arguments: list[tuple[str, int, str, str]] = field(default_factory=list)
     # Class name -> qualified names of the classes it inherits from (for method lookup).
     classes: dict[str, tuple[str, ...]] = field(default_factory=dict)
     # Exception-like classes -> the attributes they define (ModuleModel.class_attrs).
