@@ -7,7 +7,7 @@
 set -euo pipefail
 H=$1
 HERE=$(cd "$(dirname "$0")" && pwd)
-OUT=/work/labeling/review10/out
+OUT=${OUT:-/work/labeling/review10/out}
 mkdir -p "$OUT"
 rm -rf /tmp/review10-code && mkdir -p /tmp/review10-code
 git -C /work/main archive "$H" | tar -x -C /tmp/review10-code
