@@ -30,5 +30,6 @@ rm -rf /tmp/review10-orig-check && cp -r /work/labeling/review10/src /tmp/review
 nice $PY "$HERE/sample.py" "$PY" /tmp/review10-orig-check "$KEPT" "$OUT/sample" 5 2>&1 | tee "$OUT/sample.out"
 rm -rf /tmp/review10-orig-check && cp -r /work/labeling/review10/src /tmp/review10-orig-check
 nice $PY "$HERE/outside.py" "$PY" /tmp/review10-orig-check "$KEPT" 2>&1 | tee "$OUT/outside.txt"
+$PY "$HERE/helpcheck.py" "$OUT/sample/sample.json" 2>&1 | tee "$OUT/helpcheck.txt"
 $PY "$HERE/ruff_table.py" "$(command -v ruff)" /tmp/review10-orig "$KEPT" 2>&1 | tee "$OUT/ruff_table.md"
 echo "done: $OUT"

@@ -36,7 +36,8 @@ def main() -> int:
         findings = offered(python, package_dir)
         statements: dict[tuple[str, int], list[dict]] = defaultdict(list)
         for f in findings:
-            if f.get("fix") is None:
+            # only fixes `--fix --unsafe-fixes` applies (a display-only fix is never written)
+            if f.get("fix") is None or f["fix"].get("applicability") not in ("safe", "unsafe"):
                 continue
             rel = str(Path(f["filename"]).relative_to(package_dir.resolve()))
             statements[(rel, f["location"]["row"])].append(f)
@@ -53,6 +54,9 @@ def main() -> int:
                 "messages": [f["message"] for f in fs],
                 "help": [f.get("help") for f in fs],
                 "applicability": sorted({f["fix"]["applicability"] for f in fs}),
+                # the edits of each finding's fix, to judge the statement's own fix and its help
+                "edits": [[{"row": e["location"]["row"], "end_row": e["end_location"]["row"], "content": e["content"]}
+                           for e in f["fix"]["edits"]] for f in fs],
             })
     (out / "sample.json").write_text(json.dumps({"per_package": counts, "sample": rows}, indent=1, ensure_ascii=False))
     diffs_done = set()
