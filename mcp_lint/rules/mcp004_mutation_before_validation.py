@@ -54,6 +54,7 @@ from mcp_lint.model.mutations import (
 from mcp_lint.model.names import AliasTable, dotted, identifier_words, last_name
 from mcp_lint.model.summary import FunctionSummary, Latent, ParamGuard, Payload, argument_enables
 from mcp_lint.rules.mcp004_helper_effects import HelperEffects, HelperGuard, helper_effects
+from mcp_lint.rules.mcp004_held_state import held_container_call, held_item_write, held_replacement, holds_state
 from mcp_lint.model.walk import children
 from mcp_lint.model import effects as fx
 from mcp_lint.rules.base import (
@@ -499,6 +500,9 @@ class _Steps:
         self._tested: frozenset[str] | None = None
         self._parts: frozenset[str] | None = None
         self._finals: frozenset[int] | None = None
+        # `self` is an object that outlives the call (mcp004_held_state): its containers and
+        # the values it holds are state, like a module-level dict.
+        self.held = holds_state(fn, ctx)
 
     def finally_blocks(self) -> frozenset[int]:
         """The ids of the function's `finally` blocks (they run whatever happened: clean-up)."""
@@ -683,6 +687,8 @@ class _Steps:
             elif isinstance(small, (cst.Assign, cst.AnnAssign, cst.AugAssign)):
                 self.assignment(small, step)
             elif isinstance(small, cst.Del):
+                if self.held and (held := held_item_write(small.target)) is not None:
+                    self.mutate(step, held, small)
                 for target in _targets(small.target):
                     self.state_write(step, small, target, f"del {target}[...]")
             self.calls(statement, step)
@@ -815,7 +821,10 @@ class _Steps:
             # `rows = []` makes a local container; `NOTES[k] = {}` stores one in module state.
             self.local_containers.update(t.value for t in targets if isinstance(t, cst.Name))
         for target in targets:
-            if isinstance(target, cst.Subscript):
+            held = (held_item_write(target) or held_replacement(target, value, self.fn)) if self.held and not extra else None
+            if held is not None:
+                self.mutate(step, held, small)
+            elif isinstance(target, cst.Subscript):
                 for name in _targets(target):
                     self.state_write(step, small, name, f"{name}[...]")
             elif isinstance(target, cst.Attribute) and (root := chain(target)) and root.split(".")[0] in self.local.state_aliases:
@@ -853,6 +862,8 @@ class _Steps:
                 step.changed.extend(_module_state_changed(kind, self.ctx, self.module_names))
                 if step.branch is None:
                     step.branch = branch_name(self.conditions)
+            elif self.held and (held := held_container_call(inner)) is not None:
+                self.mutate(step, held, inner)
             elif isinstance(inner.func, cst.Attribute) and inner.func.attr.value in _CONTAINER_WRITES:
                 base = chain(inner.func.value)
                 if base:  # `lines.append(x)` changes `lines`
@@ -1706,17 +1717,17 @@ def set_stock(sku: str, quantity: int) -> str:
             return
         module_names = _module_names(ctx)
         steps = _Steps(fn, ctx, module_names)
-        if not classify_calls(steps, fn, ctx) and not globals_ and not fn.has_item_assignment:
+        if not classify_calls(steps, fn, ctx) and not globals_ and not fn.has_item_assignment and not steps.held:
             return
         direct_checks = (
             _file_says(ctx, "assert ")
             or any(r.conditions and r.handler is None for r in (*fn.raises, *fn.returns))
             or _may_reject_implicitly(fn)
         )
-        direct_mutation = fn.has_item_assignment or globals_ or any(isinstance(k, MutationKind) for k in steps.kinds.values())
+        direct_mutation = fn.has_item_assignment or globals_ or steps.held or any(isinstance(k, MutationKind) for k in steps.kinds.values())
         if not direct_checks and not (direct_mutation and steps.validators):
             return  # nothing can reject the call after a mutation (helpers need a direct check)
-        if not (fn.has_item_assignment or globals_):
+        if not (fn.has_item_assignment or globals_ or steps.held):
             steps.start_at_first_candidate()
         steps.block(body, (), fn.node, False)
         _drop_probes(steps)
