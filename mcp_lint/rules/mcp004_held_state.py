@@ -18,7 +18,7 @@ import libcst as cst
 from mcp_lint.model import effects as fx
 from mcp_lint.model.effects import Effect
 from mcp_lint.model.facts import FunctionFacts
-from mcp_lint.model.mutations import MutationKind, chain
+from mcp_lint.model.mutations import MutationKind, chain, walk_statements
 from mcp_lint.model.names import dotted, identifier_words, last_name
 from mcp_lint.rules.base import FileContext, walk
 
@@ -132,3 +132,26 @@ def held_container_call(call: cst.Call) -> MutationKind | None:
     if name is None:
         return None
     return MutationKind(f"changes state the server's object holds ({name}.{call.func.attr.value})", (name,), effect=Effect.MODULE_STATE)
+
+
+def held_writes(fn: FunctionFacts) -> list[tuple[MutationKind, cst.SimpleStatementLine, cst.CSTNode]]:
+    """Every write of held state in the body (not in `except` clauses, not in nested functions),
+    as (kind, statement, node), for the function's summary; the caller checks `holds_state`."""
+    out: list[tuple[MutationKind, cst.SimpleStatementLine, cst.CSTNode]] = []
+    for stmt in walk_statements(fn.node.body, handlers=False):
+        if not isinstance(stmt, cst.SimpleStatementLine):
+            continue
+        for small in stmt.body:
+            kind: MutationKind | None = None
+            if isinstance(small, cst.Assign):
+                kind = next((k for t in small.targets if (k := held_item_write(t.target) or held_replacement(t.target, small.value, fn)) is not None), None)
+            elif isinstance(small, cst.Del):
+                kind = held_item_write(small.target)
+            if kind is not None:
+                out.append((kind, stmt, small))
+                continue
+            for node in walk(small):
+                if isinstance(node, cst.Call) and (kind := held_container_call(node)) is not None:
+                    out.append((kind, stmt, node))
+                    break
+    return out

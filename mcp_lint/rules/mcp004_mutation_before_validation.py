@@ -54,7 +54,7 @@ from mcp_lint.model.mutations import (
 from mcp_lint.model.names import AliasTable, dotted, identifier_words, last_name
 from mcp_lint.model.summary import FunctionSummary, Latent, ParamGuard, Payload, argument_enables
 from mcp_lint.rules.mcp004_helper_effects import HelperEffects, HelperGuard, helper_effects
-from mcp_lint.rules.mcp004_held_state import held_container_call, held_item_write, held_replacement, holds_state
+from mcp_lint.rules.mcp004_held_state import held_container_call, held_item_write, held_replacement, held_writes, holds_state
 from mcp_lint.model.walk import children
 from mcp_lint.model import effects as fx
 from mcp_lint.rules.base import (
@@ -853,7 +853,9 @@ class _Steps:
         kinds = self.kinds
         for inner in self.by_statement.pop(id(statement), ()):
             kind = kinds.get(id(inner))
-            if isinstance(kind, MutationKind):
+            if self.held and (held := held_container_call(inner)) is not None:
+                self.mutate(step, held, inner)  # before a helper of the same name (`self.jobs.append`)
+            elif isinstance(kind, MutationKind):
                 self.mutate(step, kind, inner)
             elif isinstance(kind, str):
                 step.helper_calls.append((kind, inner))
@@ -862,8 +864,6 @@ class _Steps:
                 step.changed.extend(_module_state_changed(kind, self.ctx, self.module_names))
                 if step.branch is None:
                     step.branch = branch_name(self.conditions)
-            elif self.held and (held := held_container_call(inner)) is not None:
-                self.mutate(step, held, inner)
             elif isinstance(inner.func, cst.Attribute) and inner.func.attr.value in _CONTAINER_WRITES:
                 base = chain(inner.func.value)
                 if base:  # `lines.append(x)` changes `lines`
@@ -1354,6 +1354,12 @@ def function_effects(fn: FunctionFacts, ctx: FileContext) -> tuple[str, ParamGua
         if write is not None:
             mutates, site = write[0], _site(ctx, write[2], write[1])
             guard = mutation_guard(fn, [write[1]])
+    if not mutates and holds_state(fn, ctx):
+        # `self.items[k] = v` in a method of an object the server keeps (mcp004_held_state).
+        writes = sorted(held_writes(fn), key=lambda w: ctx.range(w[2]).start.line)
+        if writes:
+            mutates, site = writes[0][0].description, _site(ctx, writes[0][2], writes[0][1])
+            guard = mutation_guard(fn, [writes[0][1]])
     prepares = ""
     if not mutates:
         preparation = _first_preparation(fn, ctx)
