@@ -83,7 +83,7 @@ def _built_per_call(ctx: FileContext) -> frozenset[str]:
     return found  # type: ignore[return-value]
 
 
-def _held_attribute(name: str | None) -> str | None:
+def held_attribute(name: str | None) -> str | None:
     """`self.items` of `self.items` / `self.items[k]`; None for anything else or bookkeeping."""
     if not name:
         return None
@@ -100,7 +100,7 @@ def held_item_write(target: cst.BaseExpression) -> MutationKind | None:
     base: cst.BaseExpression = target
     while isinstance(base, cst.Subscript):
         base = base.value  # `self.items[k][j]` changes `self.items`
-    name = _held_attribute(dotted(base))
+    name = held_attribute(dotted(base))
     if name is None:
         return None
     return MutationKind(f"changes state the server's object holds ({name}[...])", (name,), effect=Effect.MODULE_STATE)
@@ -113,7 +113,7 @@ def held_replacement(target: cst.BaseExpression, value: cst.BaseExpression | Non
     built otherwise (`self.client = Client()`) is set-up."""
     if not isinstance(target, cst.Attribute) or value is None:
         return None
-    name = _held_attribute(chain(target))
+    name = held_attribute(chain(target))
     if name is None:
         return None
     params = set(fn.params) - {_SELF, "cls"}
@@ -128,7 +128,7 @@ def held_container_call(call: cst.Call) -> MutationKind | None:
     """`self.items.append(x)`, `self.index.update(...)`: a container the object holds, changed."""
     if not isinstance(call.func, cst.Attribute) or call.func.attr.value not in fx.CONTAINER_WRITES:
         return None
-    name = _held_attribute(chain(call.func.value))
+    name = held_attribute(chain(call.func.value))
     if name is None:
         return None
     return MutationKind(f"changes state the server's object holds ({name}.{call.func.attr.value})", (name,), effect=Effect.MODULE_STATE)
@@ -155,3 +155,55 @@ def held_writes(fn: FunctionFacts) -> list[tuple[MutationKind, cst.SimpleStateme
                     out.append((kind, stmt, node))
                     break
     return out
+
+
+# -- state handed to a helper that changes it in place ------------------------------------------
+
+
+def params_changed(fn: FunctionFacts, ctx: FileContext) -> frozenset[str]:
+    """The parameters a function changes in place (`store[key] = item`, `store.append(item)`,
+    `del store[key]`, `record.status = s`): what its caller hands it there is changed."""
+    memo: dict[int, frozenset[str]] = ctx.memo.setdefault("params_changed", {})  # type: ignore[assignment]
+    found = memo.get(id(fn))
+    if found is None:
+        found = memo[id(fn)] = _params_changed(fn)
+    return found
+
+
+def _params_changed(fn: FunctionFacts) -> frozenset[str]:
+    params = set(fn.params) - {_SELF, "cls"}
+    # A parameter the function rebinds (`store = dict(store)`) is its own copy from there on.
+    rebound = {n for n in fn.local_names if n in params and n in fn.single_assignments}
+    params -= rebound
+    if not params:
+        return frozenset()
+    out: set[str] = set()
+    for stmt in walk_statements(fn.node.body, handlers=False):
+        if not isinstance(stmt, cst.SimpleStatementLine):
+            continue
+        for small in stmt.body:
+            targets: list[cst.BaseExpression] = []
+            if isinstance(small, (cst.Assign,)):
+                targets = [t.target for t in small.targets]
+            elif isinstance(small, (cst.AugAssign, cst.AnnAssign, cst.Del)):
+                targets = [small.target]
+            for target in targets:
+                if isinstance(target, (cst.Subscript, cst.Attribute)) and (root := chain(target)) and root.split(".")[0] in params:
+                    out.add(root.split(".")[0])
+            for node in walk(small):
+                if isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute) and node.func.attr.value in fx.CONTAINER_WRITES:
+                    root = chain(node.func.value)
+                    if root is not None and root.split(".")[0] in params:
+                        out.add(root.split(".")[0])
+    return frozenset(out)
+
+
+def argument_for(call: cst.Call, fn: FunctionFacts, param: str) -> cst.BaseExpression | None:
+    """The expression `call` hands to `fn`'s parameter `param` (by position or keyword)."""
+    params = [p for p in fn.params if p not in (_SELF, "cls")] if fn.class_name is not None else list(fn.params)
+    for arg in call.args:
+        if arg.keyword is not None and arg.keyword.value == param:
+            return arg.value
+    positional = [a.value for a in call.args if a.keyword is None and not a.star]
+    index = params.index(param) if param in params else -1
+    return positional[index] if 0 <= index < len(positional) else None

@@ -54,7 +54,7 @@ from mcp_lint.model.mutations import (
 from mcp_lint.model.names import AliasTable, dotted, identifier_words, last_name
 from mcp_lint.model.summary import FunctionSummary, Latent, ParamGuard, Payload, argument_enables
 from mcp_lint.rules.mcp004_helper_effects import HelperEffects, HelperGuard, helper_effects
-from mcp_lint.rules.mcp004_held_state import held_container_call, held_item_write, held_replacement, held_writes, holds_state
+from mcp_lint.rules.mcp004_held_state import argument_for, held_attribute, held_container_call, held_item_write, held_replacement, held_writes, holds_state, params_changed
 from mcp_lint.model.walk import children
 from mcp_lint.model import effects as fx
 from mcp_lint.rules.base import (
@@ -719,7 +719,7 @@ class _Steps:
                 if param is None or param in self.tested_params() or (param, id(node)) in self.guarded_items():
                     continue
                 arguments = [node.value]
-            elif isinstance(node, cst.Call) and _parses(node) and node.args:
+            elif isinstance(node, cst.Call) and (_parses(node) or _constructs_checked(node, self.ctx)) and node.args:
                 arguments = [a.value for a in node.args]
             else:
                 continue
@@ -949,6 +949,12 @@ def classify_calls(steps: _Steps, fn: FunctionFacts, ctx: FileContext) -> bool:
         callee = _project_callee(call.node, call.callee, aliases, known) or runs.get(id(call))
         if callee is None:
             continue
+        handed = _state_handed(steps, call.node, callee, locals_)
+        if handed is not None:
+            steps.kinds[id(call.node)] = handed  # `_save(NOTES, key, note)` with `store[key] = note` inside
+            any_mutation = True
+            first = first or handed.description
+            continue
         steps.validators[id(call.node)] = callee
         if _sets_up(call.node, last_name(callee)):
             continue
@@ -979,6 +985,26 @@ def classify_calls(steps: _Steps, fn: FunctionFacts, ctx: FileContext) -> bool:
     # function_effects reads it back instead of classifying the calls a second time.
     ctx.memo.setdefault("first_mutation", {})[id(fn)] = first  # type: ignore[union-attr]
     return any_mutation
+
+
+def _state_handed(steps: _Steps, call: cst.Call, callee: str, locals_: frozenset[str]) -> MutationKind | None:
+    """A helper of this module that changes a parameter in place (`store[key] = item`), handed
+    module state, an item of it or a container the kept object holds (`_save(NOTES, k, n)`,
+    `_save(self._items, k, n)`): the call changes that state."""
+    facts = steps.ctx.model.functions.get(callee)
+    if facts is None:
+        return None
+    for param in sorted(params_changed(facts, steps.ctx)):
+        argument = argument_for(call, facts, param)
+        name = chain(argument) if argument is not None else None
+        if not name:
+            continue
+        root = name.split(".")[0]
+        module_state = root in steps.module_names and root not in locals_ and root not in steps.fn.params and not _BOOKKEEPING.search(root)
+        held = steps.held and held_attribute(name) is not None
+        if module_state or held or root in steps.local.state_aliases:
+            return MutationKind(f"changes module-level state ({name}, in {last_name(callee)})", (name,), effect=Effect.MODULE_STATE)
+    return None
 
 
 def _joined(fn: FunctionFacts, kind: MutationKind) -> bool:
@@ -1200,9 +1226,42 @@ def _parses(call: cst.Call) -> bool:
     return name in _PARSER_CALLS or last in _PARSER_METHODS or bool(_PARSER_FORMAT.match(last))
 
 
-def _may_reject_implicitly(fn: FunctionFacts) -> bool:
+def _constructs_checked(call: cst.Call, ctx: FileContext) -> bool:
+    """A constructor that checks what it is given: a class handed a mapping's items
+    (`Task(**fields)`: a missing or unknown key raises, whatever the class), or a pydantic model
+    of this module (`NoteIn(title=t)`: its fields' types and validators raise)."""
+    name = dotted(call.func) or ""
+    last = last_name(name) if name else ""
+    if not last[:1].isupper():
+        return False
+    if any(a.star == "**" for a in call.args):
+        return True
+    return last in _validating_models(ctx)
+
+
+def _validating_models(ctx: FileContext) -> frozenset[str]:
+    """Short names of this module's pydantic models (a base chain reaching pydantic's)."""
+    found = ctx.memo.get("validating_models")
+    if found is None:
+        bases = {qualname.split(".")[-1]: tuple(last_name(b) if not b.startswith("pydantic.") else b for b in bs) for qualname, bs in ctx.model.classes.items()}
+        models: set[str] = set()
+        changed = True
+        while changed:
+            changed = False
+            for cls, parents in bases.items():
+                if cls not in models and any(p in _PYDANTIC_BASES or p in models for p in parents):
+                    models.add(cls)
+                    changed = True
+        found = ctx.memo["validating_models"] = frozenset(models)
+    return found  # type: ignore[return-value]
+
+
+_PYDANTIC_BASES = frozenset({"pydantic.BaseModel", "pydantic.RootModel", "pydantic.main.BaseModel"})
+
+
+def _may_reject_implicitly(fn: FunctionFacts, ctx: FileContext) -> bool:
     """Does the function parse an argument or take a constant item of one (_Steps.implicit_check)?"""
-    if any(_parses(call.node) for call in fn.calls):
+    if any(_parses(call.node) or _constructs_checked(call.node, ctx) for call in fn.calls):
         return True
     params = set(fn.params) - {"self", "cls"}
     return bool(params) and any(isinstance(node, cst.Subscript) and _constant_item_of(node, params) for node in walk(fn.node.body))
@@ -1728,7 +1787,7 @@ def set_stock(sku: str, quantity: int) -> str:
         direct_checks = (
             _file_says(ctx, "assert ")
             or any(r.conditions and r.handler is None for r in (*fn.raises, *fn.returns))
-            or _may_reject_implicitly(fn)
+            or _may_reject_implicitly(fn, ctx)
         )
         direct_mutation = fn.has_item_assignment or globals_ or steps.held or any(isinstance(k, MutationKind) for k in steps.kinds.values())
         if not direct_checks and not (direct_mutation and steps.validators):

@@ -224,3 +224,85 @@ CASES = [
 @pytest.mark.parametrize("body", CASES)
 def test_held_state(body: str) -> None:
     _mcp004(body)
+
+
+HANDED = [
+    # -- module state handed to a helper of the module that changes its parameter in place ------
+    case(
+        "module-state-handed-to-a-helper-that-writes-its-parameter",
+        """\
+        def _put(store: dict, key: str, item: dict) -> None:
+            store[key] = item
+
+
+        @mcp.tool()
+        def add_note(note_id: str, title: str) -> str:
+            _put(NOTES, note_id, {"title": title})  # expect: MCP004
+            if not title.strip():
+                raise ToolError("title must not be empty")
+            return "added"
+        """,
+    ),
+    case(
+        "a-local-container-handed-to-the-same-helper",
+        """\
+        def _put(store: dict, key: str, item: dict) -> None:
+            store[key] = item
+
+
+        @mcp.tool()
+        def preview_note(note_id: str, title: str) -> str:
+            draft: dict = {}
+            _put(draft, note_id, {"title": title})
+            if not title.strip():
+                raise ToolError("title must not be empty")
+            return str(draft)
+        """,
+    ),
+    case(
+        "held-container-handed-to-a-helper-that-appends",
+        """\
+        def _push(rows: list, row: dict) -> None:
+            rows.append(row)
+
+
+        class Journal:
+            def __init__(self) -> None:
+                self.entries: list[dict] = []
+
+            def write(self, text: str, mood: int) -> None:
+                _push(self.entries, {"text": text, "mood": mood})  # expect: MCP004
+                if not 1 <= mood <= 5:
+                    raise ValueError("mood must be between 1 and 5")
+
+
+        journal = Journal()
+
+
+        @mcp.tool()
+        def write_entry(text: str, mood: int) -> str:
+            journal.write(text, mood)
+            return "written"
+        """,
+    ),
+    case(
+        "module-state-handed-to-a-helper-that-only-reads-it",
+        """\
+        def _count(store: dict, key: str) -> int:
+            return len(store.get(key, {}))
+
+
+        @mcp.tool()
+        def add_note(note_id: str, title: str) -> str:
+            size = _count(NOTES, note_id)
+            if not title.strip():
+                raise ToolError("title must not be empty")
+            return str(size)
+        """,
+    ),
+]
+
+
+@pytest.mark.parametrize("body", HANDED)
+def test_state_handed_to_a_helper(body: str) -> None:
+    _mcp004(body)
