@@ -8,7 +8,8 @@ rejection after it leaves the change behind.
 
 Not held: an object the module builds inside a function (`report = Report(); report.add(...)`,
 made per call, dies with it), what `__init__` and other dunder methods set up, a set-up method
-called without arguments (lazy initialisation), and caches, locks and meters (`fx.BOOKKEEPING`).
+called without arguments (lazy initialisation), caches, locks and meters (`fx.BOOKKEEPING`) and
+records of the traffic itself (`fx.AUDIT_RECORDS`: an audit trail, a history of calls).
 """
 
 from __future__ import annotations
@@ -88,7 +89,7 @@ def held_attribute(name: str | None) -> str | None:
     if not name:
         return None
     parts = name.split(".")
-    if len(parts) != 2 or parts[0] != _SELF or fx.BOOKKEEPING.search(parts[1]):
+    if len(parts) != 2 or parts[0] != _SELF or fx.BOOKKEEPING.search(parts[1]) or fx.AUDIT_RECORDS.search(parts[1]):
         return None
     return name
 

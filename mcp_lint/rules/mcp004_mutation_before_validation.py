@@ -837,7 +837,7 @@ class _Steps:
         root = name.split(".")[0]
         if root in self.local.state_aliases:
             self.mutate(step, MutationKind(f"changes module-level state ({label}, an item of it)", (name,), effect=Effect.MODULE_STATE), node)
-        elif root in self.module_names and root not in self.local_containers and root not in self.fn.params and not _BOOKKEEPING.search(root):
+        elif root in self.module_names and root not in self.local_containers and root not in self.fn.params and not _BOOKKEEPING.search(root) and not fx.AUDIT_RECORDS.search(root):
             self.mutate(step, MutationKind(f"changes module-level state ({label})", (name,), effect=Effect.MODULE_STATE), node)
 
     def mutate(self, step: _Step, kind: MutationKind, node: cst.CSTNode) -> None:
@@ -941,6 +941,8 @@ def classify_calls(steps: _Steps, fn: FunctionFacts, ctx: FileContext) -> bool:
             continue  # `t.start(); t.join()`: the worker ends before the call goes on
         if kind is not None and kind.effect is Effect.SDK and _rebinds_receiver(call.node, call.statement):
             continue  # `frame = frame.drop_duplicates()`: a new value in place of the old one
+        if kind is not None and kind.effect is Effect.MODULE_STATE and _audit_record(kind):
+            continue  # `AUDIT_LOG.append(entry)`: the record of this call, rejected or not
         if kind is not None:
             steps.kinds[id(call.node)] = kind
             any_mutation = True
@@ -1005,6 +1007,16 @@ def _state_handed(steps: _Steps, call: cst.Call, callee: str, locals_: frozenset
         if module_state or held or root in steps.local.state_aliases:
             return MutationKind(f"changes module-level state ({name}, in {last_name(callee)})", (name,), effect=Effect.MODULE_STATE)
     return None
+
+
+def _audit_record(kind: MutationKind) -> bool:
+    """Does a change of module state only add to a record of the traffic (`AUDIT_LOG.append`,
+    `_history.append`)? Removing from one (`clear`, `pop`) is still a change."""
+    added = kind.description.rsplit(".", 1)[-1].rstrip(")") in _RECORD_ADDS
+    return added and bool(kind.changed) and all(fx.AUDIT_RECORDS.search(c.split(".")[0]) for c in kind.changed)
+
+
+_RECORD_ADDS = frozenset({"append", "extend", "insert", "add", "appendleft"})
 
 
 def _joined(fn: FunctionFacts, kind: MutationKind) -> bool:
@@ -2006,6 +2018,8 @@ def set_stock(sku: str, quantity: int) -> str:
         step = steps.steps[check_index]
         if _undone_on_failure(steps.fn.node, steps.steps[index], step, steps.ctx):
             return False
+        if _released_finally(steps.fn.node, steps.steps[index], step, steps.ctx):
+            return False
         if taint.guards(steps, step, steps.steps[index]):
             return False  # in the branch of a post-check (`if "error" in reply: if files: return ...`)
         if step.raisers is not None:
@@ -2401,6 +2415,47 @@ def _undone_on_failure(function: cst.FunctionDef, mutation: _Step, check: _Step,
     nothing behind."""
     mutation_node = mutation.mutation_node or (mutation.helper_calls[0][1] if mutation.helper_calls else mutation.node)
     return any(id(mutation_node) in inside and id(check.node) in inside for inside in _undoing_tries(function, ctx))
+
+
+def _released_finally(function: cst.FunctionDef, mutation: _Step, check: _Step, ctx: FileContext) -> bool:
+    """Is a change of state an in-flight record that a `finally` around the check takes out
+    again on every path (`ACTIVE[qid] = job` ... `finally: ACTIVE.pop(qid)`, or a helper that
+    removes it or is named for that)? Nothing of it is left once the call ends, rejected or not."""
+    kind = mutation.mutation
+    if kind is None or kind.effect is not Effect.MODULE_STATE or not kind.changed:
+        return False
+    for node in walk(function.body):
+        if not isinstance(node, (cst.Try, cst.TryStar)) or node.finalbody is None:
+            continue
+        if not any(inner is check.node for inner in walk(node.body)) and not any(inner is check.node for h in node.handlers for inner in walk(h)):
+            continue
+        if _releases(node.finalbody, kind.changed, ctx, 1):
+            return True
+    return False
+
+
+def _releases(body: cst.CSTNode, changed: tuple[str, ...], ctx: FileContext, depth: int) -> bool:
+    """Does `body` take an entry out of one of the `changed` containers (`pop`, `del`), itself or
+    through a helper of this module (one call down), or call a helper named for undoing?"""
+    for inner in walk(body):
+        if isinstance(inner, cst.Del) and any(t in changed for t in _targets(inner.target)):
+            return True
+        if not isinstance(inner, cst.Call):
+            continue
+        name = last_name(dotted(inner.func) or "")
+        receiver = chain(inner.func.value) if isinstance(inner.func, cst.Attribute) else None
+        if receiver in changed and name in _RELEASES:
+            return True  # `ACTIVE.pop(qid)` on the container written
+        if set(identifier_words(name)) & (fx.ROLLBACK_WORDS | _RELEASES):
+            return True  # `self._remove_active(qid)`
+        if depth > 0 and name:
+            helpers = [f for f in ctx.model.functions.values() if f.name == name]
+            if len(helpers) == 1 and _releases(helpers[0].node.body, changed, ctx, depth - 1):
+                return True  # `self._forget(qid)` whose body pops it
+    return False
+
+
+_RELEASES = frozenset({"pop", "remove", "discard", "release", "unregister", "clear"})
 
 
 def _undoing_tries(function: cst.FunctionDef, ctx: FileContext) -> list[frozenset[int]]:

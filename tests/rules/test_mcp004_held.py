@@ -306,3 +306,129 @@ HANDED = [
 @pytest.mark.parametrize("body", HANDED)
 def test_state_handed_to_a_helper(body: str) -> None:
     _mcp004(body)
+
+
+AUDIT = [
+    # -- a record of the call itself added before the check: no change the call asked for -------
+    case(
+        "audit-record-of-the-call-before-the-check",
+        """\
+        AUDIT_LOG: list[dict] = []
+
+
+        @mcp.tool()
+        def rename(note_id: str, title: str) -> str:
+            AUDIT_LOG.append({"tool": "rename", "id": note_id})
+            if not title.strip():
+                raise ToolError("title must not be empty")
+            NOTES[note_id]["title"] = title
+            return "renamed"
+        """,
+    ),
+    case(
+        "held-history-of-calls-before-the-check",
+        """\
+        class Desk:
+            def __init__(self) -> None:
+                self.history: list[dict] = []
+                self.items: dict[str, str] = {}
+
+            def put(self, key: str, value: str) -> None:
+                self.history.append({"put": key})
+                if not key:
+                    raise ValueError("key must not be empty")
+                self.items[key] = value
+
+
+        desk = Desk()
+
+
+        @mcp.tool()
+        def put(key: str, value: str) -> str:
+            desk.put(key, value)
+            return "ok"
+        """,
+    ),
+    case(
+        "audit-record-cleared-before-the-check-is-a-change",
+        """\
+        AUDIT_LOG: list[dict] = []
+
+
+        @mcp.tool()
+        def reset_audit(confirm: str) -> str:
+            AUDIT_LOG.clear()  # expect: MCP004
+            if confirm != "yes":
+                raise ToolError("confirm must be 'yes'")
+            return "cleared"
+        """,
+    ),
+]
+
+
+@pytest.mark.parametrize("body", AUDIT)
+def test_audit_records(body: str) -> None:
+    _mcp004(body)
+
+
+IN_FLIGHT = [
+    # -- an in-flight record a `finally` around the check takes out again ----------------------
+    case(
+        "in-flight-record-released-in-finally",
+        """\
+        class Runner:
+            def __init__(self) -> None:
+                self.running: dict[str, dict] = {}
+
+            def run(self, job_id: str, spec: dict) -> str:
+                self.running[job_id] = {"spec": spec}
+                try:
+                    if "cmd" not in spec:
+                        raise ToolError("spec needs a cmd")
+                    return "ran"
+                finally:
+                    self._forget(job_id)
+
+            def _forget(self, job_id: str) -> None:
+                self.running.pop(job_id, None)
+
+
+        runner = Runner()
+
+
+        @mcp.tool()
+        def run(job_id: str, spec: dict) -> str:
+            return runner.run(job_id, spec)
+        """,
+    ),
+    case(
+        "record-kept-after-a-finally-that-only-logs",
+        """\
+        class Runner:
+            def __init__(self) -> None:
+                self.finished: dict[str, dict] = {}
+
+            def run(self, job_id: str, spec: dict) -> str:
+                self.finished[job_id] = {"spec": spec}  # expect: MCP004
+                try:
+                    if "cmd" not in spec:
+                        raise ToolError("spec needs a cmd")
+                    return "ran"
+                finally:
+                    print("run", job_id)
+
+
+        runner = Runner()
+
+
+        @mcp.tool()
+        def run(job_id: str, spec: dict) -> str:
+            return runner.run(job_id, spec)
+        """,
+    ),
+]
+
+
+@pytest.mark.parametrize("body", IN_FLIGHT)
+def test_in_flight_records(body: str) -> None:
+    _mcp004(body)
