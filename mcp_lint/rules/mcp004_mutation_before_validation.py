@@ -930,10 +930,13 @@ def classify_calls(steps: _Steps, fn: FunctionFacts, ctx: FileContext) -> bool:
     # A project function handed to a thread runner (`run_in_executor(None, self._save, p)`):
     # the runner's call is a call of it.
     runs = {id(cb.call): cb.callee for cb in fn.callbacks if _method_name(cb.call.node) in fx.RUNS_GIVEN_FUNCTION}
+    guarded = _guarded_directories(fn) if fn.calls else frozenset()
     for call in fn.calls:
         if call.handler is not None:
             continue  # `except` clauses are not walked
         kind = mutation_of(call.node, aliases, steps.module_names, locals_, local)
+        if kind is not None and kind.effect is Effect.FILES and id(call.node) in guarded:
+            kind = MutationKind(f"prepares a directory ({_method_name(call.node)})", kind.changed, effect=Effect.PREPARATION)
         if kind is not None and kind.effect is Effect.PREPARATION:
             preparations.append((id(call.node), kind))
             continue
@@ -1007,6 +1010,36 @@ def _state_handed(steps: _Steps, call: cst.Call, callee: str, locals_: frozenset
         if module_state or held or root in steps.local.state_aliases:
             return MutationKind(f"changes module-level state ({name}, in {last_name(callee)})", (name,), effect=Effect.MODULE_STATE)
     return None
+
+
+def _guarded_directories(fn: FunctionFacts) -> frozenset[int]:
+    """`if not os.path.exists(d): os.makedirs(d)` (also `isdir`, `p.exists()`, `p.is_dir()`): a
+    directory made only when missing is as idempotent as `makedirs(d, exist_ok=True)`.
+    The ids of those `makedirs`/`mkdir` calls."""
+    out: set[int] = set()
+    for node in walk(fn.node.body):
+        if not isinstance(node, cst.If) or not isinstance(node.test, cst.UnaryOperation) or not isinstance(node.test.operator, cst.Not):
+            continue
+        probe = node.test.expression
+        if not isinstance(probe, cst.Call) or _method_name(probe) not in _DIRECTORY_PROBES:
+            continue
+        if isinstance(probe.func, cst.Attribute) and dotted(probe.func.value) not in {"os.path", "path"}:
+            looked = dotted(probe.func.value)  # `p.exists()`
+        else:
+            looked = dotted(probe.args[0].value) if probe.args else None
+        if looked is None:
+            continue
+        for inner in walk(node.body):
+            if isinstance(inner, cst.Call) and _method_name(inner) in fx.PREPARATION_CALLS:
+                made = dotted(inner.func.value) if isinstance(inner.func, cst.Attribute) and inner.func.attr.value == "mkdir" else None
+                if made is None and inner.args:
+                    made = dotted(inner.args[0].value)
+                if made == looked:
+                    out.add(id(inner))
+    return frozenset(out)
+
+
+_DIRECTORY_PROBES = frozenset({"exists", "isdir", "is_dir"})
 
 
 def _audit_record(kind: MutationKind) -> bool:
