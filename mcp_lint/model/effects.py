@@ -175,6 +175,11 @@ ALIAS_GETTERS = frozenset({"get", "setdefault", "__getitem__"})
 # (rate limiters, throttle windows, quotas): writing them before a rejection leaves nothing the
 # user or a retry would see (a limit is the server's own accounting).
 BOOKKEEPING = lazy_compile(r"cache|memo|inflight|in_flight|lock|seen|visited|(?:^|_)(?:rate_?limits?|rate_?limiters?|limiters?|throttles?|throttling|quotas?)(?:_|$)", re.I)
+# Containers that record the traffic itself (an audit trail, a history or log of calls): a record
+# added before a rejection is the record of that rejected call, not a change the call asked for
+# (the labels do not count audit records). Read by the mutation-before-validation rule only;
+# mutation_of still reports them as writes for the other rules.
+AUDIT_RECORDS = lazy_compile(r"audit|(?:^|_)(?:history|histories|logs?|trail|traffic)(?:_|$)", re.I)
 # A function named for metering calls (`_check_rate`, `throttle`, `consume_quota`): the module
 # state it writes (token buckets, windows, counters keyed by caller) is that accounting.
 METERING_WORDS = frozenset({"rate", "ratelimit", "throttle", "throttling", "quota", "limiter"})

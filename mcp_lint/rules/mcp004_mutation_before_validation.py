@@ -54,6 +54,7 @@ from mcp_lint.model.mutations import (
 from mcp_lint.model.names import AliasTable, dotted, identifier_words, last_name
 from mcp_lint.model.summary import FunctionSummary, Latent, ParamGuard, Payload, argument_enables
 from mcp_lint.rules.mcp004_helper_effects import HelperEffects, HelperGuard, helper_effects
+from mcp_lint.rules.mcp004_handed_state import argument_for, params_changed
 from mcp_lint.model.walk import children
 from mcp_lint.model import effects as fx
 from mcp_lint.rules.base import (
@@ -713,7 +714,7 @@ class _Steps:
                 if param is None or param in self.tested_params() or (param, id(node)) in self.guarded_items():
                     continue
                 arguments = [node.value]
-            elif isinstance(node, cst.Call) and _parses(node) and node.args:
+            elif isinstance(node, cst.Call) and (_parses(node) or _constructs_checked(node, self.ctx)) and node.args:
                 arguments = [a.value for a in node.args]
             else:
                 continue
@@ -828,7 +829,7 @@ class _Steps:
         root = name.split(".")[0]
         if root in self.local.state_aliases:
             self.mutate(step, MutationKind(f"changes module-level state ({label}, an item of it)", (name,), effect=Effect.MODULE_STATE), node)
-        elif root in self.module_names and root not in self.local_containers and root not in self.fn.params and not _BOOKKEEPING.search(root):
+        elif root in self.module_names and root not in self.local_containers and root not in self.fn.params and not _BOOKKEEPING.search(root) and not fx.AUDIT_RECORDS.search(root):
             self.mutate(step, MutationKind(f"changes module-level state ({label})", (name,), effect=Effect.MODULE_STATE), node)
 
     def mutate(self, step: _Step, kind: MutationKind, node: cst.CSTNode) -> None:
@@ -919,10 +920,13 @@ def classify_calls(steps: _Steps, fn: FunctionFacts, ctx: FileContext) -> bool:
     # A project function handed to a thread runner (`run_in_executor(None, self._save, p)`):
     # the runner's call is a call of it.
     runs = {id(cb.call): cb.callee for cb in fn.callbacks if _method_name(cb.call.node) in fx.RUNS_GIVEN_FUNCTION}
+    guarded = _guarded_directories(fn) if fn.calls else frozenset()
     for call in fn.calls:
         if call.handler is not None:
             continue  # `except` clauses are not walked
         kind = mutation_of(call.node, aliases, steps.module_names, locals_, local)
+        if kind is not None and kind.effect is Effect.FILES and id(call.node) in guarded:
+            kind = MutationKind(f"prepares a directory ({_method_name(call.node)})", kind.changed, effect=Effect.PREPARATION)
         if kind is not None and kind.effect is Effect.PREPARATION:
             preparations.append((id(call.node), kind))
             continue
@@ -930,6 +934,8 @@ def classify_calls(steps: _Steps, fn: FunctionFacts, ctx: FileContext) -> bool:
             continue  # `t.start(); t.join()`: the worker ends before the call goes on
         if kind is not None and kind.effect is Effect.SDK and _rebinds_receiver(call.node, call.statement):
             continue  # `frame = frame.drop_duplicates()`: a new value in place of the old one
+        if kind is not None and kind.effect is Effect.MODULE_STATE and _audit_record(kind):
+            continue  # `AUDIT_LOG.append(entry)`: the record of this call, rejected or not
         if kind is not None:
             steps.kinds[id(call.node)] = kind
             any_mutation = True
@@ -937,6 +943,12 @@ def classify_calls(steps: _Steps, fn: FunctionFacts, ctx: FileContext) -> bool:
             continue
         callee = _project_callee(call.node, call.callee, aliases, known) or runs.get(id(call))
         if callee is None:
+            continue
+        handed = _state_handed(steps, call.node, callee, locals_)
+        if handed is not None:
+            steps.kinds[id(call.node)] = handed  # `_save(NOTES, key, note)` with `store[key] = note` inside
+            any_mutation = True
+            first = first or handed.description
             continue
         steps.validators[id(call.node)] = callee
         if _sets_up(call.node, last_name(callee)):
@@ -968,6 +980,65 @@ def classify_calls(steps: _Steps, fn: FunctionFacts, ctx: FileContext) -> bool:
     # function_effects reads it back instead of classifying the calls a second time.
     ctx.memo.setdefault("first_mutation", {})[id(fn)] = first  # type: ignore[union-attr]
     return any_mutation
+
+
+def _state_handed(steps: _Steps, call: cst.Call, callee: str, locals_: frozenset[str]) -> MutationKind | None:
+    """A helper of this module that changes a parameter in place (`store[key] = item`), handed
+    module state or an item of it (`_save(NOTES, k, n)`): the call changes that state
+    (mcp004_handed_state)."""
+    facts = steps.ctx.model.functions.get(callee)
+    if facts is None:
+        return None
+    for param in sorted(params_changed(facts, steps.ctx)):
+        argument = argument_for(call, facts, param)
+        name = chain(argument) if argument is not None else None
+        if not name:
+            continue
+        root = name.split(".")[0]
+        module_state = root in steps.module_names and root not in locals_ and root not in steps.fn.params and not _BOOKKEEPING.search(root)
+        if module_state or root in steps.local.state_aliases:
+            return MutationKind(f"changes module-level state ({name}, in {last_name(callee)})", (name,), effect=Effect.MODULE_STATE)
+    return None
+
+
+def _guarded_directories(fn: FunctionFacts) -> frozenset[int]:
+    """`if not os.path.exists(d): os.makedirs(d)` (also `isdir`, `p.exists()`, `p.is_dir()`): a
+    directory made only when missing is as idempotent as `makedirs(d, exist_ok=True)`.
+    The ids of those `makedirs`/`mkdir` calls."""
+    out: set[int] = set()
+    for node in walk(fn.node.body):
+        if not isinstance(node, cst.If) or not isinstance(node.test, cst.UnaryOperation) or not isinstance(node.test.operator, cst.Not):
+            continue
+        probe = node.test.expression
+        if not isinstance(probe, cst.Call) or _method_name(probe) not in _DIRECTORY_PROBES:
+            continue
+        if isinstance(probe.func, cst.Attribute) and dotted(probe.func.value) not in {"os.path", "path"}:
+            looked = dotted(probe.func.value)  # `p.exists()`
+        else:
+            looked = dotted(probe.args[0].value) if probe.args else None
+        if looked is None:
+            continue
+        for inner in walk(node.body):
+            if isinstance(inner, cst.Call) and _method_name(inner) in fx.PREPARATION_CALLS:
+                made = dotted(inner.func.value) if isinstance(inner.func, cst.Attribute) and inner.func.attr.value == "mkdir" else None
+                if made is None and inner.args:
+                    made = dotted(inner.args[0].value)
+                if made == looked:
+                    out.add(id(inner))
+    return frozenset(out)
+
+
+_DIRECTORY_PROBES = frozenset({"exists", "isdir", "is_dir"})
+
+
+def _audit_record(kind: MutationKind) -> bool:
+    """Does a change of module state only add to a record of the traffic (`AUDIT_LOG.append`,
+    `_history.append`)? Removing from one (`clear`, `pop`) is still a change."""
+    added = kind.description.rsplit(".", 1)[-1].rstrip(")") in _RECORD_ADDS
+    return added and bool(kind.changed) and all(fx.AUDIT_RECORDS.search(c.split(".")[0]) for c in kind.changed)
+
+
+_RECORD_ADDS = frozenset({"append", "extend", "insert", "add", "appendleft"})
 
 
 def _joined(fn: FunctionFacts, kind: MutationKind) -> bool:
@@ -1189,9 +1260,42 @@ def _parses(call: cst.Call) -> bool:
     return name in _PARSER_CALLS or last in _PARSER_METHODS or bool(_PARSER_FORMAT.match(last))
 
 
-def _may_reject_implicitly(fn: FunctionFacts) -> bool:
+def _constructs_checked(call: cst.Call, ctx: FileContext) -> bool:
+    """A constructor that checks what it is given: a class handed a mapping's items
+    (`Task(**fields)`: a missing or unknown key raises, whatever the class), or a pydantic model
+    of this module (`NoteIn(title=t)`: its fields' types and validators raise)."""
+    name = dotted(call.func) or ""
+    last = last_name(name) if name else ""
+    if not last[:1].isupper():
+        return False
+    if any(a.star == "**" for a in call.args):
+        return True
+    return last in _validating_models(ctx)
+
+
+def _validating_models(ctx: FileContext) -> frozenset[str]:
+    """Short names of this module's pydantic models (a base chain reaching pydantic's)."""
+    found = ctx.memo.get("validating_models")
+    if found is None:
+        bases = {qualname.split(".")[-1]: tuple(last_name(b) if not b.startswith("pydantic.") else b for b in bs) for qualname, bs in ctx.model.classes.items()}
+        models: set[str] = set()
+        changed = True
+        while changed:
+            changed = False
+            for cls, parents in bases.items():
+                if cls not in models and any(p in _PYDANTIC_BASES or p in models for p in parents):
+                    models.add(cls)
+                    changed = True
+        found = ctx.memo["validating_models"] = frozenset(models)
+    return found  # type: ignore[return-value]
+
+
+_PYDANTIC_BASES = frozenset({"pydantic.BaseModel", "pydantic.RootModel", "pydantic.main.BaseModel"})
+
+
+def _may_reject_implicitly(fn: FunctionFacts, ctx: FileContext) -> bool:
     """Does the function parse an argument or take a constant item of one (_Steps.implicit_check)?"""
-    if any(_parses(call.node) for call in fn.calls):
+    if any(_parses(call.node) or _constructs_checked(call.node, ctx) for call in fn.calls):
         return True
     params = set(fn.params) - {"self", "cls"}
     return bool(params) and any(isinstance(node, cst.Subscript) and _constant_item_of(node, params) for node in walk(fn.node.body))
@@ -1711,7 +1815,7 @@ def set_stock(sku: str, quantity: int) -> str:
         direct_checks = (
             _file_says(ctx, "assert ")
             or any(r.conditions and r.handler is None for r in (*fn.raises, *fn.returns))
-            or _may_reject_implicitly(fn)
+            or _may_reject_implicitly(fn, ctx)
         )
         direct_mutation = fn.has_item_assignment or globals_ or any(isinstance(k, MutationKind) for k in steps.kinds.values())
         if not direct_checks and not (direct_mutation and steps.validators):
@@ -1929,6 +2033,8 @@ def set_stock(sku: str, quantity: int) -> str:
         them), nor a value made after it from no data, nor asks the world again?"""
         step = steps.steps[check_index]
         if _undone_on_failure(steps.fn.node, steps.steps[index], step, steps.ctx):
+            return False
+        if _released_finally(steps.fn.node, steps.steps[index], step, steps.ctx):
             return False
         if taint.guards(steps, step, steps.steps[index]):
             return False  # in the branch of a post-check (`if "error" in reply: if files: return ...`)
@@ -2325,6 +2431,47 @@ def _undone_on_failure(function: cst.FunctionDef, mutation: _Step, check: _Step,
     nothing behind."""
     mutation_node = mutation.mutation_node or (mutation.helper_calls[0][1] if mutation.helper_calls else mutation.node)
     return any(id(mutation_node) in inside and id(check.node) in inside for inside in _undoing_tries(function, ctx))
+
+
+def _released_finally(function: cst.FunctionDef, mutation: _Step, check: _Step, ctx: FileContext) -> bool:
+    """Is a change of state an in-flight record that a `finally` around the check takes out
+    again on every path (`ACTIVE[qid] = job` ... `finally: ACTIVE.pop(qid)`, or a helper that
+    removes it or is named for that)? Nothing of it is left once the call ends, rejected or not."""
+    kind = mutation.mutation
+    if kind is None or kind.effect is not Effect.MODULE_STATE or not kind.changed:
+        return False
+    for node in walk(function.body):
+        if not isinstance(node, (cst.Try, cst.TryStar)) or node.finalbody is None:
+            continue
+        if not any(inner is check.node for inner in walk(node.body)) and not any(inner is check.node for h in node.handlers for inner in walk(h)):
+            continue
+        if _releases(node.finalbody, kind.changed, ctx, 1):
+            return True
+    return False
+
+
+def _releases(body: cst.CSTNode, changed: tuple[str, ...], ctx: FileContext, depth: int) -> bool:
+    """Does `body` take an entry out of one of the `changed` containers (`pop`, `del`), itself or
+    through a helper of this module (one call down), or call a helper named for undoing?"""
+    for inner in walk(body):
+        if isinstance(inner, cst.Del) and any(t in changed for t in _targets(inner.target)):
+            return True
+        if not isinstance(inner, cst.Call):
+            continue
+        name = last_name(dotted(inner.func) or "")
+        receiver = chain(inner.func.value) if isinstance(inner.func, cst.Attribute) else None
+        if receiver in changed and name in _RELEASES:
+            return True  # `ACTIVE.pop(qid)` on the container written
+        if set(identifier_words(name)) & (fx.ROLLBACK_WORDS | _RELEASES):
+            return True  # `self._remove_active(qid)`
+        if depth > 0 and name:
+            helpers = [f for f in ctx.model.functions.values() if f.name == name]
+            if len(helpers) == 1 and _releases(helpers[0].node.body, changed, ctx, depth - 1):
+                return True  # `self._forget(qid)` whose body pops it
+    return False
+
+
+_RELEASES = frozenset({"pop", "remove", "discard", "release", "unregister", "clear"})
 
 
 def _undoing_tries(function: cst.FunctionDef, ctx: FileContext) -> list[frozenset[int]]:
