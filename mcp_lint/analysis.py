@@ -45,6 +45,7 @@ from mcp_lint.rules import all_rules
 from mcp_lint.rules.base import FileContext
 from mcp_lint.rules.common import protocol_error_built_by
 from mcp_lint.rules.results import builds_error_results, builds_failures, is_error_builder_name, status_flags
+from mcp_lint.fixing.comments import inner_comments
 from mcp_lint.rules.exception_text import author_raises, decoded_reply_args, exception_raises, failed_response_args, is_validator, project_call
 from mcp_lint.vocabulary import ERROR_KEYS, HINT_KEYS
 
@@ -132,6 +133,7 @@ def analyze_source(
     summary.servers = dict(model.servers)
     summary.tested_classes = tested_class_names(source)
     summary.message_tested_classes = message_tested_class_names(source) if " as " in source else frozenset()
+    summary.inner_comments = inner_comments(source)
     summary.tools = list(model.tools)
     summary.pending = list(model.pending)
     summary.non_tool = set(model.non_tool)

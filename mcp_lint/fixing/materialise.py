@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Callable, Iterable, Mapping
 
 from mcp_lint.findings import Edit, Fix
+from mcp_lint.fixing.comments import keep_comments
 from mcp_lint.fixing.first_party import first_party
 from mcp_lint.fixing.imports import import_edits
 from mcp_lint.framework_copies import import_in_copy
@@ -148,7 +149,7 @@ class LinkFixes:
                     after_imports.append(f"logger = {logging_name}.getLogger(__name__)")
                     local = "logger"
                 names[PH_LOGGER] = local
-        edits = [Edit(e.location, e.end_location, _fill(e.content, names)) for e in spec.edits]
+        edits = [keep_comments(Edit(e.location, e.end_location, _fill(e.content, names)), summary.inner_comments) for e in spec.edits]
         edits.extend(import_edits(summary.imports, imports, after_imports, self._first_party(summary)))
         return Fix(spec.applicability, _fill(spec.message, names), tuple(sorted(edits)))
 

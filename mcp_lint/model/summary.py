@@ -401,6 +401,9 @@ class ModuleSummary:
     # Short names of the classes whose caught exception's message its code tests (`"404" in
     # exc.message`): a fix must not rewrite that message (model/tested_classes.py).
     message_tested_classes: frozenset[str] = frozenset()
+    # Comments inside its statements of several lines (fixing/comments.py): a fix rewriting one
+    # keeps them on the new line.
+    inner_comments: tuple[tuple[int, int, int, int, str], ...] = ()
     tools: list[ToolRegistration] = field(default_factory=list)
     # `@x.tool` where x is imported from elsewhere: (function, qualified x, tool name).
     pending: list[tuple[str, str, str]] = field(default_factory=list)

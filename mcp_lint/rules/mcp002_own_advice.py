@@ -157,6 +157,11 @@ def author_text(
                         return _VALIDATION_ERROR, f"the text of {last_name(model)}.{rule}"
                 continue
             found = project.function(qual)
+            if found is None and project.is_project_class(qual):
+                # Building a project class runs its `__init__` (and a dataclass's
+                # `__post_init__`): a config read there raises as a call of them would.
+                following.extend((f"{project.resolve(qual)}.{init}", guards) for init in _INITS)
+                continue
             if found is None or found[1].qualname in seen:
                 continue
             fn = found[1]
@@ -165,9 +170,25 @@ def author_text(
                 names = frozenset(builtin_bases(raised))
                 if reaches(names, guards):
                     return names, f"the {raised} of {fn.name}"
-            following.extend((edge.callee, (*guards, *edge.guarded)) for edge in fn.calls)
+            following.extend((_own_class(edge.callee, fn.qualname), (*guards, *edge.guarded)) for edge in fn.calls)
         frontier = following
     return None
+
+
+# The methods that run when a class is called.
+_INITS = ("__init__", "__post_init__")
+
+
+def _own_class(callee: str, caller: str) -> str:
+    """A method's call through `cls` or `self` (`cls.from_env()`, `cls(url)`) named by the class
+    the method is defined in: the call graph records those receivers as names of the module."""
+    module_class, _, _method = caller.rpartition(".")
+    module, _, _cls = module_class.rpartition(".")
+    for receiver in ("cls", "self"):
+        prefix = f"{module}.{receiver}"
+        if module and (callee == prefix or callee.startswith(prefix + ".")):
+            return module_class + callee[len(prefix) :]
+    return callee
 
 
 def _taken(names: frozenset[str], guards: tuple) -> bool:
