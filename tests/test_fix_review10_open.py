@@ -55,11 +55,16 @@ def test_a_clause_that_only_logs_gets_its_pass_through(tmp_path: Path, monkeypat
     server = _ledger(tmp_path, '        message = str(e)\n        logger.warning("listing failed: %s", message)\n')
     listed = run("--unsafe-fixes", "--output-format", "full")
     assert "let LedgerError through" in listed.output, listed.output
+    assert 'help: Raise ToolError("Error listing entries") from e; let LedgerError through\n' in listed.output, listed.output
     run("--fix", "--unsafe-fixes")
-    fixed = (tmp_path / "ledger/server.py").read_text()
-    assert "    except LedgerError:\n        raise\n    except Exception as e:\n" in fixed, fixed
-    assert 'raise ToolError("Error listing entries") from e\n' in fixed, fixed
-    assert fixed != server
+    assert (tmp_path / "ledger/server.py").read_text() == server.replace(
+        "from mcp.server.fastmcp import FastMCP\n", "from mcp.server.fastmcp import FastMCP\nfrom mcp.server.fastmcp.exceptions import ToolError\n"
+    ).replace(
+        "        return json.dumps(entries)\n    except Exception as e:\n        message = str(e)\n"
+        '        logger.warning("listing failed: %s", message)\n        return f"Error listing entries: {e}"\n',
+        "        return json.dumps(entries)\n    except LedgerError:\n        raise\n    except Exception as e:\n        message = str(e)\n"
+        '        logger.warning("listing failed: %s", message, exc_info=True)\n        raise ToolError("Error listing entries") from e\n',
+    )
 
 
 @pytest.mark.parametrize(
