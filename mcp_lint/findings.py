@@ -10,6 +10,8 @@ import enum
 import re
 from dataclasses import dataclass, field
 
+from mcp_lint.lazy_re import lazy_compile
+
 DOCS_URL = "https://github.com/mcp-lint/mcp-lint/blob/main/rules/{code}.md"
 # A finding reads at a glance (issue 24): its help is one line of at most this many characters.
 HELP_MAX = 100
@@ -101,7 +103,7 @@ def help_for(help_text: str, fix: Fix | None) -> str:
 
 # A fix title's quoted call: what comes before its first `(`, the quote (shortest), and after the
 # `)` closing it whatever else the title says, whose own parentheses pair up (`let (A, B) through`).
-_TITLE = re.compile(r"^(.*?\()(.*?)(\)(?:[^()]|\([^()]*\))*)$", re.S)
+_TITLE = lazy_compile(r"^(.*?\()(.*?)(\)(?:[^()]|\([^()]*\))*)$", re.S)
 
 
 def _title_cut(title: str) -> str | None:
