@@ -7,7 +7,10 @@ They are plain frozen dataclasses so that they pickle (process pool, cache) and 
 from __future__ import annotations
 
 import enum
+import re
 from dataclasses import dataclass, field
+
+from mcp_lint.lazy_re import lazy_compile
 
 DOCS_URL = "https://github.com/mcp-lint/mcp-lint/blob/main/rules/{code}.md"
 # A finding reads at a glance (issue 24): its help is one line of at most this many characters.
@@ -89,7 +92,33 @@ class Finding:
 
 def help_for(help_text: str, fix: Fix | None) -> str:
     """A finding's `help`: the title of its fix when that fits one line (ruff shows the fix title
-    as help), else the rule's own advice."""
-    if fix is not None and fix.message and len(fix.message) <= HELP_MAX and "\n" not in fix.message:
+    as help), its quote cut shorter when only that makes it fit (the help is the edit applied:
+    `Raise X("...") from e; let ApiError through`), else the rule's own advice."""
+    if fix is None or not fix.message or "\n" in fix.message:
+        return help_text
+    if len(fix.message) <= HELP_MAX:
         return fix.message
-    return help_text
+    return _title_cut(fix.message) or help_text
+
+
+# A fix title's quoted call: what comes before its first `(`, the quote (shortest), and after the
+# `)` closing it whatever else the title says, whose own parentheses pair up (`let (A, B) through`).
+_TITLE = lazy_compile(r"^(.*?\()(.*?)(\)(?:[^()]|\([^()]*\))*)$", re.S)
+
+
+def _title_cut(title: str) -> str | None:
+    """`title` with its quoted call's argument cut (at a word, marked with an ellipsis) so the
+    whole fits HELP_MAX; None when no quote can be cut enough to say something."""
+    match = _TITLE.match(title)
+    if match is None:
+        return None
+    head, quote, tail = match.groups()
+    core = quote.removesuffix("…")
+    room = HELP_MAX - len(head) - len(tail) - 1  # the ellipsis
+    if room < 16 or len(core) <= room:
+        return None
+    cut = core[:room]
+    space = cut.rfind(" ")
+    if space > room * 2 // 3:
+        cut = cut[:space]
+    return f"{head}{cut.rstrip()}…{tail}"

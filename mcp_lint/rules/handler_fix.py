@@ -708,6 +708,8 @@ def toolerror_pass_through(fn: FunctionFacts, sink: cst.CSTNode, ctx: FileContex
                 inner = ctx.lines[first - 1][: len(ctx.lines[first - 1]) - len(ctx.lines[first - 1].lstrip(" \t"))]
                 if len(inner) <= len(indent):
                     return None
+                if not only_reports(fn, clause):
+                    return None  # the clause rolls back or retries: a pass-through would skip that
                 inserts.append((row, indent, inner, site))
                 break
     return inserts or None
@@ -1246,3 +1248,85 @@ def reports_an_empty_answer(value: cst.BaseExpression) -> bool:
         if isinstance(node, (cst.SimpleString, cst.FormattedStringText)) and (not isinstance(node, cst.SimpleString) or isinstance(node.evaluated_value, str))
     )
     return bool(_EMPTY_ANSWER.search(words.strip()))
+
+
+# Calls that only report a failure: a logger's or a context's methods, print, a traceback's text.
+_REPORTING_METHODS = frozenset(
+    {"debug", "info", "warning", "warn", "error", "exception", "critical", "fatal", "log", "print_exc", "format_exc", "print_exception", "write"}
+)
+# Calls that only build a message's text from values (`str(e)`, `"; ".join(parts)`).
+_TEXT_BUILDERS = frozenset({"str", "repr", "type", "getattr", "len", "format", "join", "get", "dumps", "format_exc", "isinstance", "hasattr"})
+
+
+def only_reports(fn: FunctionFacts, clause: cst.ExceptHandler) -> bool:
+    """Whether the `except` clause only reports the failure: logs it, builds its message into
+    locals, returns or raises. A pass-through (`except X: raise`) put before a clause that does
+    more (rolls state back: assigns an attribute, an item or `del`s one, closes or disconnects;
+    retries: `continue`, a sleep, or falls off its end inside a loop) would skip that work for
+    the classes let through; such a clause gets no pass-through."""
+    body = clause.body.body if isinstance(clause.body, cst.IndentedBlock) else ()
+    if not _statements_report(body):
+        return False
+    ends = bool(body) and _leaves(body[-1])
+    return ends or not _in_a_loop(fn, clause)
+
+
+def _statements_report(statements) -> bool:  # type: ignore[no-untyped-def]
+    for statement in statements:
+        if isinstance(statement, cst.If):
+            branches: list = [statement.body.body]
+            orelse = statement.orelse
+            while orelse is not None:
+                branches.append(orelse.body.body)
+                orelse = orelse.orelse if isinstance(orelse, cst.If) else None
+            if not all(_statements_report(branch) for branch in branches):
+                return False
+            continue
+        if not isinstance(statement, cst.SimpleStatementLine):
+            return False  # a loop, a `with`, a nested `try`: work beyond a report
+        for small in statement.body:
+            if not _small_reports(small):
+                return False
+    return True
+
+
+def _small_reports(small: cst.BaseSmallStatement) -> bool:
+    if isinstance(small, (cst.Pass, cst.Raise, cst.Return)):
+        return True
+    if isinstance(small, cst.Expr):
+        value = small.value.expression if isinstance(small.value, cst.Await) else small.value
+        return isinstance(value, cst.Call) and _reporting_call(value) or isinstance(value, (cst.SimpleString, cst.ConcatenatedString))
+    if isinstance(small, (cst.Assign, cst.AnnAssign, cst.AugAssign)):
+        targets = [t.target for t in small.targets] if isinstance(small, cst.Assign) else [small.target]
+        if not all(isinstance(t, cst.Name) for t in targets):
+            return False  # `os.environ[key] = old`, `self.token = saved`: state rolled back
+        value = small.value
+        return value is None or all(_builds_text(call) for call in descendants(value) if isinstance(call, cst.Call))
+    return False  # `del`, `continue`, `break`, `global`, ...
+
+
+def _reporting_call(call: cst.Call) -> bool:
+    func = call.func
+    name = func.attr.value if isinstance(func, cst.Attribute) else func.value if isinstance(func, cst.Name) else ""
+    return name == "print" or name in _REPORTING_METHODS
+
+
+def _builds_text(call: cst.Call) -> bool:
+    func = call.func
+    name = func.attr.value if isinstance(func, cst.Attribute) else func.value if isinstance(func, cst.Name) else ""
+    return name in _TEXT_BUILDERS
+
+
+def _leaves(statement: cst.CSTNode) -> bool:
+    """Whether the clause's last statement leaves it (a return or raise), not falling through."""
+    if isinstance(statement, cst.SimpleStatementLine):
+        return isinstance(statement.body[-1], (cst.Return, cst.Raise))
+    if isinstance(statement, cst.If) and statement.orelse is not None:
+        last = statement.orelse.body.body[-1:] if not isinstance(statement.orelse, cst.If) else [statement.orelse]
+        return bool(statement.body.body) and _leaves(statement.body.body[-1]) and bool(last) and _leaves(last[0])
+    return False
+
+
+def _in_a_loop(fn: FunctionFacts, clause: cst.ExceptHandler) -> bool:
+    """Whether the clause sits in a loop of the function (falling off its end runs the loop again)."""
+    return any(isinstance(node, (cst.For, cst.While)) and lies_within(node.body, clause) for node in descendants(fn.node.body))

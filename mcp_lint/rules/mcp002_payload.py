@@ -39,6 +39,9 @@ class RawText(Payload):
     try_calls: tuple[str, ...] = ()  # every call of the `try` body, as its call edge names the callee
     clause_caught: tuple[str, ...] = ()
     clause_at: tuple[int, str, str] | None = None
+    # The clause does more than report (rolls state back, retries): no `except X: raise` may go
+    # before it (handler_fix.only_reports); with no fix, the help says so.
+    clause_cleans_up: bool = False
     nameable: tuple[tuple[str, str], ...] = ()
     module: str = ""  # the module of the statement (its own raises are judged with the code at hand)
     # Under a clause catching ValueError: the project classes the `try` builds from a parameter

@@ -90,6 +90,7 @@ from mcp_lint.rules.handler_fix import (
     raise_is_caught,
     advice_in_its_own_clause,
     clause_insertion,
+    only_reports,
     own_raises_pass_through,
     own_text_under_a_broad_clause,
     toolerror_pass_through,
@@ -790,6 +791,8 @@ async def get_forecast(city: str) -> str:
         # `raise err` of a local exception object has no message to rewrite in place.
         rewritable = sink_handler is handler and (variant == "return" or sent is sent_call)
         fix = _build_fix(ctx, fn, node, sent, handler, variant, found) if rewritable else None
+        if fix is _SKIPS_CLEANUP:
+            fix, payload = None, replace(payload, clause_cleans_up=True)
         needs = () if variant == "raise-other" or (fix is not None and not fix.raises) else ("ToolError",)
         if fix is not None and not fix.raises:
             payload = replace(payload, status_kept=True)  # a status tuple stays returned: the fix raises nothing
@@ -931,6 +934,8 @@ async def get_forecast(city: str) -> str:
         class_qual = (project_class(value.func, ctx) or "") if variant == "raise-other" and isinstance(value, cst.Call) else ""
         # A gathered exception is one result of a batch: rewriting the return would drop the others.
         fix = _build_fix(ctx, fn, node, value, handler, variant, found) if handler is not fn.gathered else None
+        if fix is _SKIPS_CLEANUP:
+            fix, payload = None, replace(payload, clause_cleans_up=True)
         needs = () if variant == "raise-other" or (fix is not None and not fix.raises) else ("ToolError",)
         if fix is not None and not fix.raises:
             payload = replace(payload, status_kept=True)  # a status tuple stays returned: the fix raises nothing
@@ -1024,7 +1029,12 @@ async def get_forecast(city: str) -> str:
         if fix is not None and _calls_a_validator(payload.try_callees, payload.caught_before, context):
             fix = None  # the validator's message is the model's hint: no new message replaces it
         if fix is not None and payload.try_calls:
-            fix = _keeping_own_advice(fix, payload, context)
+            kept_advice = _keeping_own_advice(fix, payload, context)
+            if kept_advice is None and payload.clause_cleans_up and _keeping_own_advice(fix, replace(payload, clause_cleans_up=False), context):
+                help_text = CLEANUP_HELP
+            fix = kept_advice
+        elif fix is None and payload.clause_cleans_up:
+            help_text = CLEANUP_HELP
         if fix is not None and _parses_an_enum_argument(payload, context):
             fix = None  # the Enum's ValueError names the caller's bad value: the model's hint
         kept = _author_text_caught(fix, payload, context) if fix is not None else None
@@ -1045,6 +1055,11 @@ async def get_forecast(city: str) -> str:
         also = (related_at(span, "the same body is sent here too") for span in payload.also_sent)
         related = (*related, *(r for r in also if r is not None))
         return Rendered(message, fix, help=help_text, notes=tuple(notes), related=related)
+
+
+# Why a finding has no fix when the clause's text carries the project's own advice and the clause
+# rolls back or retries (the pass-through keeping the advice would skip that).
+CLEANUP_HELP = "Keep the clause: letting the project's errors through first would skip its cleanup (no fix)"
 
 
 def _positional(call: cst.Call) -> list[cst.Arg]:
@@ -1152,6 +1167,7 @@ def _with_try_context(payload: RawText, handler: Handler, fn: FunctionFacts, ctx
         caught_before=_caught_before(handler, fn),
         clause_caught=tuple(last_name(name) for name in handler.caught) or ("BaseException",),
         clause_at=clause_insertion(handler, ctx),
+        clause_cleans_up=not only_reports(fn, handler.node),
         nameable=nameable_classes(ctx),
         module=ctx.model.module,
         argument_classes=_classes_built_from_parameters(handler, fn, ctx) if _catches_value_error(handler) else (),
@@ -1305,6 +1321,8 @@ def _keeping_own_advice(fix: FixSpec, payload: RawText, context: RenderContext) 
     names = pass_through_names(replace(found, author=reaching), payload.caught_before, nameable, project)
     if names is None or (names and (payload.clause_at is None or not context.forwards_exception_text())):
         return None  # their words would be lost: the clause stays as the author wrote it
+    if names and payload.clause_cleans_up:
+        return None  # a pass-through would skip the clause's rollback or retry
     if not names:
         return fix
     row, indent, inner = payload.clause_at  # type: ignore[misc]
@@ -1761,6 +1779,11 @@ class _Fix:
     opens: tuple[str, ...] = ()
 
 
+# No fix: keeping the project's own advice needs `except OwnError: raise` before a clause that
+# rolls back or retries, which would skip that work (the finding's help says so).
+_SKIPS_CLEANUP = _Fix("", (), logs=False, raises=False)
+
+
 def _build_fix(
     ctx: FileContext, fn: FunctionFacts, node: cst.CSTNode, value: cst.BaseExpression, handler: Handler, variant: str, found: cst.CSTNode
 ) -> _Fix | None:
@@ -1794,6 +1817,8 @@ def _build_fix(
         if advice_in_its_own_clause(fn, handler, ctx) or own_text_under_a_broad_clause(fn, handler, ctx):
             return None  # the clause's text is the author's set-up advice: rewriting it loses the hint
         let_through = _own_raises_through(fn, handler, ctx, let_through)
+        if let_through is None:
+            return _SKIPS_CLEANUP  # the author's advice would need a pass-through that skips the clause's cleanup
     text = _FixText(ctx, fn, node, handler)
     message = text.message(value, found) if not partial else text.own_words(status, found)
     if message is None or text.hint_left_behind:
@@ -2085,13 +2110,16 @@ def _let_through(fn: FunctionFacts, node: cst.CSTNode, ctx: FileContext) -> tupl
     return edits, tuple(site for *_, site in through)
 
 
-def _own_raises_through(fn: FunctionFacts, handler: Handler, ctx: FileContext, let_through: list[Edit]) -> list[Edit]:
+def _own_raises_through(fn: FunctionFacts, handler: Handler, ctx: FileContext, let_through: list[Edit]) -> list[Edit] | None:
     """`let_through` with `except OwnError: raise` before the rewritten clause, for the project's
     exceptions the `try` raises with the author's advice (handler_fix.own_raises_pass_through);
-    one insertion where ToolError's pass-through goes to the same clause."""
+    one insertion where ToolError's pass-through goes to the same clause. None when the clause
+    does more than report (a rollback, a retry): the pass-through would skip that work."""
     found = own_raises_pass_through(fn, handler, ctx)
     if found is None:
         return let_through
+    if not only_reports(fn, handler.node):
+        return None
     (row, indent, inner), classes = found
     caught = classes[0] if len(classes) == 1 else f"({', '.join(classes)})"
     at = Location(row, 1)
