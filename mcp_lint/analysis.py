@@ -133,7 +133,6 @@ def analyze_source(
     summary.servers = dict(model.servers)
     summary.tested_classes = tested_class_names(source)
     summary.message_tested_classes = message_tested_class_names(source) if " as " in source else frozenset()
-    summary.inner_comments = inner_comments(source)
     summary.tools = list(model.tools)
     summary.pending = list(model.pending)
     summary.non_tool = set(model.non_tool)
@@ -229,8 +228,11 @@ def analyze_source(
         records = tuple(rule.check_module(ctx))
         if records:
             summary.rule_records[rule.code] = records
-    if summary.rule_records or any(f.latent for f in summary.functions.values()):  # fixes may need to add imports
+    if summary.rule_records or any(f.latent for f in summary.functions.values()):
+        # Only a module with findings gets fixes: they may need to add imports, and they keep the
+        # comments inside the statements they rewrite (tokenizing every file would cost ~5% of a run).
         summary.imports = read_imports(tree if tree is not None else statements_tree(module), ctx.lines, name.dotted)
+        summary.inner_comments = inner_comments(source)
     return summary
 
 
