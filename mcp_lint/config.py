@@ -257,7 +257,7 @@ class SettingsResolver:
         if isolated and config_file is not None:
             raise ConfigError("--config and --isolated cannot be used together")
         self._isolated = isolated
-        # `--ignore-noqa`: `# noqa` comments suppress nothing in this run (and none is unused).
+        # `--ignore-noqa`: noqa comments suppress nothing in this run (and none is unused).
         self.ignore_noqa = ignore_noqa
         self._overrides = dict(overrides or {})
         # `--config KEY=VALUE`: as if written in every configuration in force (and the defaults).

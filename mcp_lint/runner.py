@@ -51,7 +51,7 @@ class CheckOptions:
     quiet: bool = False
     no_fix: bool = False  # `--no-fix`: do not fix, whatever `fix = true` in the config says
     fix_only: bool = False  # `--fix-only`: apply the fixes, report only how many
-    ignore_noqa: bool = False  # `# noqa` comments suppress nothing
+    ignore_noqa: bool = False  # suppression comments (noqa) are ignored
     add_noqa: bool = False  # write noqa comments for the findings instead of reporting them
     baseline: Path | None = None  # hide the findings this baseline file accepts
     write_baseline: Path | None = None  # accept every current finding in this baseline file
