@@ -73,7 +73,7 @@ class Finding:
     context: str = ""
     # Whitespace-normalised source of the flagged statement, hashed by baselines.
     statement: str = ""
-    # Noqa handling: every line of the flagged statement may carry the suppression comment.
+    # Suppression: every line of the flagged statement may carry the suppression comment.
     statement_rows: tuple[int, int] = field(default=(0, 0))
     # The fix in one line (ruff's fix title; rendered as `help:`), empty when there is none to say.
     help: str = ""
