@@ -1,5 +1,5 @@
 import csv, sys, collections
-S=["mcp-vertica==0.1.14","glpi-mcp-server==0.1.0","msrashed-postgresql-mcp-server==0.1.0","dropbox-paper-mcp==0.2.3","wathq-mcp-server==0.1.0","groupme-mcp-server==0.2.1","prefect-mcp-server==1.1.3","odoorpc-mcp==0.1.2","calcom-mcp-for-customers==1.7.0","toshl-mcp==1.1.2"]
+S=[x for x in sys.argv[3].split(",")] if len(sys.argv)>3 else ["mcp-vertica==0.1.14","glpi-mcp-server==0.1.0","msrashed-postgresql-mcp-server==0.1.0","dropbox-paper-mcp==0.2.3","wathq-mcp-server==0.1.0","groupme-mcp-server==0.2.1","prefect-mcp-server==1.1.3","odoorpc-mcp==0.1.2","calcom-mcp-for-customers==1.7.0","toshl-mcp==1.1.2"]
 def load(p):
     with open(p) as f:
         return [r for r in csv.DictReader(f, delimiter="\t") if r["package"] in S]
