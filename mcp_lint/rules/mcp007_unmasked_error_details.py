@@ -189,7 +189,8 @@ def _site(call: cst.Call, family: Family, cls: str, function: str, ctx: FileCont
     for value in keyword_values(call, "mask_error_details"):
         masking = ctx.code(value).strip() if value is not None else masking or "**"
     if call.args:
-        end = ctx.range(call.args[-1].value).end
+        # The argument, not its value: a parenthesized value's range stops inside its parentheses.
+        end = ctx.range(call.args[-1]).end
         insert_at, text = Location(end.line, end.column + 1), ", mask_error_details=True"
     else:  # `FastMCP()`: inside the parentheses
         insert_at, text = Location(where.end.line, where.end.column), "mask_error_details=True"

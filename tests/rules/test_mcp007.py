@@ -120,6 +120,12 @@ def test_masking_stays_a_safe_fix_where_plain_exceptions_carry_no_message_for_th
     [
         ("FastMCP()", "FastMCP(mask_error_details=True)"),
         ('FastMCP(\n    name="weather",\n    instructions="Forecasts by city",\n)', 'FastMCP(\n    name="weather",\n    instructions="Forecasts by city", mask_error_details=True,\n)'),
+        # A parenthesized last argument: the setting goes after its closing parenthesis.
+        (
+            'FastMCP(\n    "weather",\n    instructions=(\n        "Forecasts "\n        "by city"\n    ),\n)',
+            'FastMCP(\n    "weather",\n    instructions=(\n        "Forecasts "\n        "by city"\n    ), mask_error_details=True,\n)',
+        ),
+        ('FastMCP(("weather"))', 'FastMCP(("weather"), mask_error_details=True)'),
     ],
 )
 def test_fix_on_other_constructor_layouts_parses(constructor: str, after: str) -> None:
