@@ -2529,3 +2529,18 @@ def test_an_unread_binding_after_a_parenthesised_tuple_of_classes_goes_and_the_p
     libcst.parse_module(after)
     assert "    except (KeyError, TypeError):\n" in after
     assert "({e})" not in after and " as e" not in after
+
+
+def test_mcp002_leaves_no_stray_separator_where_the_exception_text_was() -> None:
+    # A full-width colon ends the label as ":" does.
+    wide = _tool('try:\n    return STORE.fetch(item_id)\nexcept Exception as e:\n    return f"查询失败：{e}"\n')
+    assert _handler(fixed(wide))[-1] == 'raise ToolError("查询失败") from e'
+    # The exception text between two sentences: one full stop stays, not two.
+    between = _tool(
+        'try:\n    return STORE.fetch(item_id)\nexcept Exception as e:\n'
+        '    return f"Lookup failed because the token expired. Error: {e}. Run the login tool first."\n'
+    )
+    assert _handler(fixed(between))[-1] == 'raise ToolError("Lookup failed because the token expired. Run the login tool first.") from e'
+    # A full stop after text that does not end a sentence is the author's and stays.
+    after_words = _tool('try:\n    return STORE.fetch(item_id)\nexcept Exception as e:\n    return f"Lookup failed: {e}. Run the login tool first."\n')
+    assert _handler(fixed(after_words))[-1] == 'raise ToolError("Lookup failed. Run the login tool first.") from e'

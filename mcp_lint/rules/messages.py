@@ -19,8 +19,12 @@ import libcst as cst
 from mcp_lint.lazy_re import lazy_compile
 
 # What introduces a removed placeholder: spaces, ": ", " - ", "; ", "=", escaped line breaks.
-_SEPARATORS = lazy_compile(r"(?:[\s:;,\-–—|=]|\\n|\\t)+$")
-_LEADING_SEPARATORS = lazy_compile(r"^(?:[\s:;,\-–—|=]|\\n|\\t)+")
+# Full-width punctuation too: a message written in another script ends its label with "：".
+_SEPARATORS = lazy_compile(r"(?:[\s:;,\-–—|=：；，、]|\\n|\\t)+$")
+_LEADING_SEPARATORS = lazy_compile(r"^(?:[\s:;,\-–—|=：；，、]|\\n|\\t)+")
+# The full stop that closed the removed text (`... credentials. Error: {e}. Run setup ...`).
+_LEADING_STOP = lazy_compile(r"^[.。](?:\s+|\\n|$)")
+_SENTENCE_ENDS = (".", "!", "?", "。", "！", "？")
 # A label left without its value: "...; got error", "Details", "failed with exception". A label
 # word after a plain space is the author's phrase ("Could not parse message: {e}") and stays.
 _LABEL = r"(?:(?:the|an?|original|underlying|raw|error|exception)\s+)*(?:error|exception|exc|reason|details?|cause|message|msg|traceback)s?$"
@@ -132,6 +136,8 @@ class Message:
             after = _text_after(flat, index)
             part.pieces[part.pieces.index(piece)] = Text("", True)
             _trim_around(before, after)
+            if after is not None and _ends_a_sentence(flat[:index]):
+                after.raw = _LEADING_STOP.sub("", after.raw)
         if removed:
             self._drop_empty_parts()
             self._trim_end()
@@ -457,6 +463,13 @@ def _text_after(flat: list[tuple[Part, Piece]], index: int) -> Text | None:
     if index + 1 < len(flat) and flat[index + 1][0] is part and isinstance(flat[index + 1][1], Text):
         return flat[index + 1][1]  # type: ignore[return-value]
     return None
+
+
+def _ends_a_sentence(preceding: list[tuple[Part, Piece]]) -> bool:
+    """Whether the message's words before a removed placeholder end a sentence (or there are
+    none): then a full stop right after it would stand alone (`credentials. . Run`)."""
+    words = "".join(piece.raw for _, piece in preceding if isinstance(piece, Text)).rstrip()
+    return not words or words.endswith(_SENTENCE_ENDS)
 
 
 def _trim_around(before: Text | None, after: Text | None) -> None:
