@@ -74,6 +74,7 @@ from mcp_lint.rules.failure_paths import carries_a_reason, failed_branch, reads_
 from mcp_lint.rules.failure_words import is_bulky
 from mcp_lint.rules.messages import ERROR_PREFIX, Message, Placeholder, Text, capitalized
 from mcp_lint.rules.results import (
+    builder_advice,
     builder_returns_text,
     is_text,
     _dict_items,
@@ -1712,6 +1713,13 @@ def _fix_message(ctx: FileContext, value: cst.BaseExpression, message: cst.BaseE
     without what a helper handed the caught exception returned (see `bound_from_exception`).
     Literals the author wrote one per line stay so, one per line inside the call's parentheses
     (`indent` is the statement's)."""
+    unwrapped = _unwrap(value, ctx)
+    if isinstance(unwrapped, cst.Dict) and any(isinstance(element, cst.StarredDictElement) for element in unwrapped.elements):
+        # `{"error": status, **body}`: the spread brings fields nobody here wrote (a reply's
+        # detail, its field errors); a raise of the message alone would drop them.
+        return ""
+    if not _could_be_words(message):
+        return ""  # `{"error": r.status_code}`: a bare number is no message for the model
     source = ctx.source(message)
     text = Message.read(message, lambda node: ctx.range(node).start.line, ctx.code)
     carriers = bound_from_exception(handler) if handler is not None else frozenset()
@@ -1719,6 +1727,7 @@ def _fix_message(ctx: FileContext, value: cst.BaseExpression, message: cst.BaseE
     # model's `note=`): each a sentence after the message, never dropped (no fix rather than that).
     fields = _result_items(_unwrap(value, ctx)) or {}
     advice = [fields[key] for key in HINT_KEYS if key in fields and fields[key] is not message and not _is_empty(fields[key])]
+    advice += builder_advice(_unwrap(value, ctx), message)
     # A whole value serialised into the message (`{json.dumps(data, indent=2)}`) is a record of the
     # failure, not words for the model: every field of it would travel in the raise (a reply's raw
     # body, the request's headers with their key). The author's words stay.
@@ -1788,6 +1797,14 @@ def _fix_message(ctx: FileContext, value: cst.BaseExpression, message: cst.BaseE
         # `f"Error: {error_msg}"` without its label is `error_msg` itself, not `f"{error_msg}"`.
         return lone[0].source
     return text.as_fstring(" ")
+
+
+def _could_be_words(message: cst.BaseExpression) -> bool:
+    """Not a number: a literal one, or a status or code read off a reply (`r.status_code`)."""
+    if isinstance(message, (cst.Integer, cst.Float)):
+        return False
+    name = last_name(dotted(message) or "").lower() if isinstance(message, cst.Attribute) else ""
+    return not (name.endswith("status_code") or name in {"status", "code", "errno"})
 
 
 def _documented_error_result(fn: FunctionFacts, value: cst.BaseExpression, ctx: FileContext) -> str:

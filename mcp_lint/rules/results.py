@@ -353,7 +353,7 @@ def _envelope(call: cst.Call, ctx: FileContext, conditional: bool) -> tuple[str,
         if inner is not None and (conditional or (inner[1] is not None and literal_text(inner[1]) is not None)):
             found = inner  # `_serialize_tool_result({"status": "error", ...})`
     if found is None and is_error_builder_call(call, ctx):
-        found = ("", positional[0] if positional else None)  # `return _fail(msg)`
+        found = ("", builder_message(positional))  # `return _fail(msg)`
     if found is None or _returns_error_results(call, ctx):
         # A helper of this module that sets isError (or raises) is the right channel. One of
         # another module is judged by the linker (see `envelope_callee`).
@@ -361,6 +361,38 @@ def _envelope(call: cst.Call, ctx: FileContext, conditional: bool) -> tuple[str,
     short = last_name(name)
     description = f"{short}(...) with {found[0]}" if found[0] else f"the error text {short}(...) builds"
     return "envelope", description, found[1]
+
+
+def builder_message(positional: list[cst.BaseExpression]) -> cst.BaseExpression | None:
+    """The message among an error builder's positional arguments: the first (`_fail(msg)`),
+    unless it is a bare label, one token naming the kind of failure (`"TypeError"`,
+    `"NOT_FOUND"`): then the first text after it that reads as words
+    (`error_response("TypeError", f"Note {id} is not a list", "Use get_note()")`)."""
+    if not positional:
+        return None
+    label = literal_text(positional[0])
+    if label is not None and label.strip() and not any(character.isspace() for character in label.strip()):
+        for value in positional[1:]:
+            if is_text(value) and " " in (literal_text(value) or "").strip():
+                return value
+    return positional[0]
+
+
+def builder_advice(call: cst.BaseExpression, message: cst.BaseExpression) -> list[cst.BaseExpression]:
+    """The texts an error builder's call passes after its message, in order
+    (`error_response("TypeError", msg, "Use get_note() to read it")`): the author's advice,
+    a sentence of its own for the model. Status words and values that are not words are not."""
+    if not isinstance(call, cst.Call):
+        return []
+    positional = [a.value for a in call.args if a.keyword is None and not a.star]
+    at = next((index for index, value in enumerate(positional) if value is message), None)
+    if at is None:
+        return []
+    return [
+        value
+        for value in positional[at + 1 :]
+        if is_text(value) and " " in (literal_text(value) or "").strip() and not is_status_word(literal_text(value) or "")
+    ]
 
 
 def is_status_word(text: str) -> bool:
