@@ -1841,12 +1841,14 @@ def _build_fix(
     if through is None:
         return None
     let_through, opens = through
+    passed = ""  # the classes let through before the clause, as written there
     if status is None:
         if advice_in_its_own_clause(fn, handler, ctx) or own_text_under_a_broad_clause(fn, handler, ctx):
             return None  # the clause's text is the author's set-up advice: rewriting it loses the hint
-        let_through = _own_raises_through(fn, handler, ctx, let_through)
-        if let_through is None:
+        own = _own_raises_through(fn, handler, ctx, let_through)
+        if own is None:
             return _SKIPS_CLEANUP  # the author's advice would need a pass-through that skips the clause's cleanup
+        let_through, passed = own
     text = _FixText(ctx, fn, node, handler)
     message = text.message(value, found) if not partial else text.own_words(status, found)
     if message is None or text.hint_left_behind:
@@ -1939,6 +1941,7 @@ def _build_fix(
     verb = "Log the exception and raise" if plan.add_call else "Raise"
     # (The clause added for the HTTP status error is said too: the help is the edit applied.)
     also = f"; {last_name(status_first)} clause first" if status_first else ""
+    also += f"; let {passed} through" if passed else ""
     fix = _Fix(f"{verb} {raised}({short}){cause}{also}", tuple(edits), plan.add_call, raises=True, opens=opens)
     return _without_dead_branch(ctx, fn, node, handler, variant, fix) or fix
 
@@ -2138,14 +2141,15 @@ def _let_through(fn: FunctionFacts, node: cst.CSTNode, ctx: FileContext) -> tupl
     return edits, tuple(site for *_, site in through)
 
 
-def _own_raises_through(fn: FunctionFacts, handler: Handler, ctx: FileContext, let_through: list[Edit]) -> list[Edit] | None:
+def _own_raises_through(fn: FunctionFacts, handler: Handler, ctx: FileContext, let_through: list[Edit]) -> tuple[list[Edit], str] | None:
     """`let_through` with `except OwnError: raise` before the rewritten clause, for the project's
     exceptions the `try` raises with the author's advice (handler_fix.own_raises_pass_through);
-    one insertion where ToolError's pass-through goes to the same clause. None when the clause
-    does more than report (a rollback, a retry): the pass-through would skip that work."""
+    one insertion where ToolError's pass-through goes to the same clause; and the classes let
+    through as the clause names them ("" for none), for the help. None when the clause does more
+    than report (a rollback, a retry): the pass-through would skip that work."""
     found = own_raises_pass_through(fn, handler, ctx)
     if found is None:
-        return let_through
+        return let_through, ""
     if not only_reports(fn, handler.node):
         return None
     (row, indent, inner), classes = found
@@ -2154,7 +2158,7 @@ def _own_raises_through(fn: FunctionFacts, handler: Handler, ctx: FileContext, l
     text = f"{indent}except {caught}:\n{inner}raise\n"
     same = [edit for edit in let_through if edit.location == at and edit.end_location == at]
     others = [edit for edit in let_through if edit not in same]
-    return [*others, Edit(at, at, "".join(edit.content for edit in same) + text)]
+    return [*others, Edit(at, at, "".join(edit.content for edit in same) + text)], caught
 
 
 def _status_clause_first(
