@@ -181,9 +181,13 @@ _INITS = ("__init__", "__post_init__")
 
 def _own_class(callee: str, caller: str) -> str:
     """A method's call through `cls` or `self` (`cls.from_env()`, `cls(url)`) named by the class
-    the method is defined in: the call graph records those receivers as names of the module."""
+    the method is defined in: the call graph records those receivers as names of the module.
+    `self` alone is the instance, not its class: calling it runs `__call__`, never the
+    constructor (a method reading `self` builds no new client, whose setup raises)."""
     module_class, _, _method = caller.rpartition(".")
     module, _, _cls = module_class.rpartition(".")
+    if module and callee == f"{module}.self":
+        return f"{module_class}.__call__"
     for receiver in ("cls", "self"):
         prefix = f"{module}.{receiver}"
         if module and (callee == prefix or callee.startswith(prefix + ".")):
