@@ -279,3 +279,15 @@ def test_a_status_line_raised_by_the_project_is_no_hint_to_keep(tmp_path: Path, 
     )
     write(tmp_path / "notes/settings.py", settings)
     _rewritten(tmp_path, server, "Exception")
+
+
+def test_a_module_naming_the_frameworks_validation_error_keeps_offering_no_fix(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # `ValidationError` is the framework's class here: pydantic's cannot take the name.
+    monkeypatch.chdir(tmp_path)
+    server = _notes(tmp_path, 'data = NoteInput(**note)\n        return httpx.post("https://notes.invalid/notes", json=data.model_dump()).text')
+    server = server.replace("def list_notes() -> str:", "def list_notes(note: dict) -> str:").replace(
+        "from mcp.server.fastmcp import FastMCP\n", "from mcp.server.fastmcp import FastMCP\nfrom mcp.server.fastmcp.exceptions import ValidationError\n"
+    )
+    server += "\n\ndef check(value: str) -> None:\n    if not value:\n        raise ValidationError(\"value is empty\")\n"
+    write(tmp_path / "notes/server.py", server)
+    _no_fix(tmp_path, server, "Exception", "pydantic's field errors for NoteInput")

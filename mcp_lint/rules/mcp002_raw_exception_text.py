@@ -1045,8 +1045,9 @@ async def get_forecast(city: str) -> str:
             # (`except ValidationError: raise` first), where the clause only reports.
             names, words = kept
             fix = _letting_validation_errors_through(fix, payload, context) if names == VALIDATION_ERROR else None  # type: ignore[arg-type]
-            if fix is None:
-                help_text = f"Keep {words} in the message; a new one would drop it (no fix)"
+            # (With a fix the help is its title; this is said when there is none, also when the
+            # module's name ValidationError is another class and the link step withholds it.)
+            help_text = f"Keep {words} in the message; a new one would drop it (no fix)"
         if fix is not None and any(PH_TOOL_SENTENCE in edit.content for edit in fix.edits):
             fix = _naming_the_tool(fix, context)
         if fix is not None and not payload.status_kept:
