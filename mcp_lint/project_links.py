@@ -37,11 +37,14 @@ from mcp_lint.model.frameworks import (
     SERVER_CLASSES,
     Family,
     FrameworkContext,
+    candidate_versions,
     distribution_for,
+    family_majors,
     framework_context,
     high_level_family,
     reexported_family,
     reexported_server_families,
+    version,
 )
 from mcp_lint.model.message_params import message_takes
 from mcp_lint.model.names import last_name
@@ -457,9 +460,15 @@ class Project(ProjectNames):
         return family
 
     def _declares(self, family: Family, path: str) -> bool:
-        """Do the requirements declared for `path` name the distribution of `family`?"""
+        """Do the requirements declared for `path` name the distribution of `family`, in a range
+        that admits a release of it (`mcp<2` has no MCPServer, `mcp>=2` no FastMCP)?"""
         dist = distribution_for(family)
-        return self.pins(path, dist) is not None or (dist == "fastmcp" and self.pins(path, "fastmcp-slim") is not None)
+        pin = self.pins(path, dist) or (self.pins(path, "fastmcp-slim") if dist == "fastmcp" else None)
+        if pin is None:
+            return False
+        if family in (Family.MCP_FASTMCP, Family.MCP_SERVER):
+            return any(version(v).major in family_majors(family) for v in candidate_versions(dist, pin[0]))
+        return True
 
     def _family_from_pins(self, path: str) -> Family:
         if self.pins(path, "fastmcp") is not None:

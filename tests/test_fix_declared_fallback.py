@@ -14,6 +14,8 @@ from tests.test_fix_offered_equals_applied import run, write
 
 FASTMCP_FIRST = "try:\n    from fastmcp import FastMCP\nexcept ImportError:\n    from mcp.server.fastmcp import FastMCP\n"
 MCP_FIRST = "try:\n    from mcp.server.fastmcp import FastMCP\nexcept ImportError:\n    from fastmcp import FastMCP\n"
+# mcp 2.x's class first, mcp 1.x's when it is missing: the declared range of mcp decides.
+MCP2_FIRST = "try:\n    from mcp.server.mcpserver import MCPServer as FastMCP\nexcept ImportError:\n    from mcp.server.fastmcp import FastMCP\n"
 
 SERVER = """\
 import logging
@@ -57,6 +59,7 @@ def _fixed(root: Path, server: str, tool_error_import: str) -> None:
     [
         ('"mcp>=1.20,<2"', FASTMCP_FIRST, "mcp 1.x FastMCP", "from mcp.server.fastmcp.exceptions import ToolError"),
         ('"fastmcp>=2.13,<3"', MCP_FIRST, "fastmcp 2.x", "from fastmcp.exceptions import ToolError"),
+        ('"mcp>=1.20,<2"', MCP2_FIRST, "mcp 1.x FastMCP", "from mcp.server.fastmcp.exceptions import ToolError"),
     ],
 )
 def test_the_fallback_the_requirements_declare_decides_the_framework(
