@@ -147,6 +147,7 @@ def analyze_source(
     summary.classes = dict(model.classes)
     summary.class_attrs = dict(model.class_attrs)
     summary.reexports = dict(model.aliases.aliases)
+    summary.framework_fallbacks = {model.aliases.aliases[local]: qual for local, qual in model.aliases.fallbacks.items() if local in model.aliases.aliases}
     summary.instances = _instances(module, model)
     summary.elements = module_collections(module, model.aliases, model.module_lists)
     for facts in model.functions.values():

@@ -34,13 +34,17 @@ from mcp_lint.linking.tracing import (
 from mcp_lint.model.elements import is_element_call
 from mcp_lint.model.exception_guards import TryGuard, catches, catching_clause, catching_site
 from mcp_lint.model.frameworks import (
+    SERVER_CLASSES,
     Family,
     FrameworkContext,
+    candidate_versions,
     distribution_for,
+    family_majors,
     framework_context,
     high_level_family,
     reexported_family,
     reexported_server_families,
+    version,
 )
 from mcp_lint.model.message_params import message_takes
 from mcp_lint.model.names import last_name
@@ -397,6 +401,7 @@ class Project(ProjectNames):
             family = summary.family_hint
         if family is None:
             family = self._family_from_pins(summary.path)
+        family = self._declared_fallback(family, summary)
         major = reg.lowlevel_major or (summary.lowlevel_major_hint if family is Family.MCP_LOWLEVEL else None)
         return family, major
 
@@ -439,6 +444,31 @@ class Project(ProjectNames):
                     if not self.is_project_class(cls) and reexported_server_families(cls):
                         return cls
         return ""
+
+    def _declared_fallback(self, family: Family, summary: ModuleSummary) -> Family:
+        """The family of the server class an `except ImportError:` clause of the module imports
+        instead of `family`'s (`try: from fastmcp import FastMCP` / `except ImportError: from
+        mcp.server.fastmcp import FastMCP`) when the project's declared requirements name the
+        fallback's distribution and not the `try`'s: that import fails on an install of the
+        declared requirements, the fallback's framework runs (and a fix imports its ToolError)."""
+        for primary, fallback in summary.framework_fallbacks.items():
+            if SERVER_CLASSES.get(primary) is not family:
+                continue
+            other = SERVER_CLASSES.get(fallback)
+            if other is not None and other is not family and not self._declares(family, summary.path) and self._declares(other, summary.path):
+                return other
+        return family
+
+    def _declares(self, family: Family, path: str) -> bool:
+        """Do the requirements declared for `path` name the distribution of `family`, in a range
+        that admits a release of it (`mcp<2` has no MCPServer, `mcp>=2` no FastMCP)?"""
+        dist = distribution_for(family)
+        pin = self.pins(path, dist) or (self.pins(path, "fastmcp-slim") if dist == "fastmcp" else None)
+        if pin is None:
+            return False
+        if family in (Family.MCP_FASTMCP, Family.MCP_SERVER):
+            return any(version(v).major in family_majors(family) for v in candidate_versions(dist, pin[0]))
+        return True
 
     def _family_from_pins(self, path: str) -> Family:
         if self.pins(path, "fastmcp") is not None:

@@ -1,9 +1,11 @@
 """MCP002's fix of a clause whose `try` calls project code raising the author's own words in a
 builtin class or through pydantic's ValidationError (issue 23, review 9's "lost hint" rejects):
 a config getter's `ValueError("... must be set")`, a model validator's sentence, pydantic's field
-errors for the tool's own arguments. A rewritten message would drop them and a builtin class
-cannot be let through without the library's text of the same class: the finding stays, with no
-fix and a help line saying what to keep. Made-up servers; each case with the code left or written."""
+errors for the tool's own arguments. A rewritten message would drop them. pydantic's class is let
+through before the rewritten clause (`except ValidationError: raise`, issue 23's "keep the author's
+text instead of withholding the fix") where the clause only reports; a builtin class cannot be let
+through without the library's text of the same class: the finding stays, with no fix and a help
+line saying what to keep. Made-up servers; each case with the code left or written."""
 
 from __future__ import annotations
 
@@ -123,6 +125,22 @@ def _no_fix(root: Path, server: str, caught: str, kept: str) -> None:
     assert (root / "notes/server.py").read_text() == server
 
 
+def _let_through(root: Path, server: str, caught: str, imported: tuple[str, str] | None = None) -> None:
+    """The clause rewritten with `except ValidationError: raise` first: pydantic's errors (the
+    author's validator sentence, the field errors for the tool's arguments) keep their text."""
+    listed = run("--unsafe-fixes", "--output-format", "full")
+    help_line = 'help: Log the exception and raise ToolError("Error listing notes") from e; let ValidationError through'
+    assert help_line in listed.output, listed.output
+    run("--fix", "--unsafe-fixes")
+    old_import, new_import = imported or ("from pydantic import BaseModel\n", "from pydantic import BaseModel, ValidationError\n")
+    assert (root / "notes/server.py").read_text() == server.replace(
+        f'    except {caught} as e:\n        return f"Error listing notes: {{e}}"\n',
+        "    except ValidationError:\n        raise\n"
+        f'    except {caught} as e:\n        logger.exception("Error listing notes")\n        raise ToolError("Error listing notes") from e\n',
+    ).replace("from mcp.server.fastmcp import FastMCP\n", "from mcp.server.fastmcp import FastMCP\nfrom mcp.server.fastmcp.exceptions import ToolError\n").replace(old_import, new_import)
+    assert "MCP002" not in run("--unsafe-fixes").output  # converged: nothing left to fix
+
+
 def _rewritten(root: Path, server: str, caught: str) -> None:
     listed = run("--unsafe-fixes", "--output-format", "full")
     assert 'help: Log the exception and raise ToolError("Error listing notes") from e' in listed.output, listed.output
@@ -172,10 +190,36 @@ def test_an_authors_key_error_under_a_broad_clause_is_kept(tmp_path: Path, monke
 # --- (b) a validator's sentence in pydantic's ValidationError -------------------------------------
 
 
-def test_a_validator_sentence_two_calls_down_is_kept_by_offering_no_fix(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    # make_client() -> get_settings() builds Settings, whose validator says what to set.
+def test_a_validator_sentence_two_calls_down_is_let_through(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # make_client() -> get_settings() builds Settings, whose validator says what to set: pydantic's
+    # ValidationError carries it, and only pydantic raises that class.
     monkeypatch.chdir(tmp_path)
     server = _notes(tmp_path, 'return make_client().get("/notes").text')
+    _let_through(tmp_path, server, "Exception")
+
+
+def test_the_pass_through_imports_pydantics_class_in_the_third_party_block(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # The server module itself names nothing of pydantic: the import goes where isort puts it.
+    monkeypatch.chdir(tmp_path)
+    _notes(tmp_path, 'return make_client().get("/notes").text')
+    server = (tmp_path / "notes/server.py").read_text()
+    server = server.replace("from pydantic import BaseModel\n", "").replace('class NoteInput(BaseModel):\n    title: str\n    body: str = ""\n\n\n', "")
+    write(tmp_path / "notes/server.py", server)
+    tool_error = "from mcp.server.fastmcp.exceptions import ToolError\n"
+    _let_through(tmp_path, server, "Exception", imported=(tool_error, tool_error + "from pydantic import ValidationError\n"))
+
+
+def test_a_clause_that_cleans_up_keeps_offering_no_fix(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # The pass-through would skip the clause's `client.close()` for pydantic's errors.
+    monkeypatch.chdir(tmp_path)
+    server = _notes(tmp_path, 'client = make_client()\n        return client.get("/notes").text').replace(
+        '    except Exception as e:\n        return f"Error listing notes: {e}"\n',
+        '    except Exception as e:\n        client.close()\n        return f"Error listing notes: {e}"\n',
+    )
+    server = server.replace("def list_notes() -> str:\n", "def list_notes() -> str:\n    client = httpx.Client()\n").replace(
+        '    \"\"\"List the notes.\"\"\"\n', ""
+    )
+    write(tmp_path / "notes/server.py", server)
     _no_fix(tmp_path, server, "Exception", "the text of Settings.token_set")
 
 
@@ -199,12 +243,12 @@ def test_a_validation_error_taken_by_an_earlier_clause_does_not_stop_the_fix(tmp
 @pytest.mark.parametrize(
     "built", ["NoteInput(**note)", "NoteInput(title=note['title'])", "NoteInput.model_validate(note)"]
 )
-def test_a_model_built_from_the_tools_argument_keeps_its_field_errors(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, built: str) -> None:
+def test_a_model_built_from_the_tools_argument_lets_its_field_errors_through(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, built: str) -> None:
     monkeypatch.chdir(tmp_path)
     server = _notes(tmp_path, f'data = {built}\n        return httpx.post("https://notes.invalid/notes", json=data.model_dump()).text')
     server = server.replace("def list_notes() -> str:", "def list_notes(note: dict) -> str:")
     write(tmp_path / "notes/server.py", server)
-    _no_fix(tmp_path, server, "Exception", "pydantic's field errors for NoteInput")
+    _let_through(tmp_path, server, "Exception")
 
 
 def test_a_model_built_from_an_upstream_reply_is_rewritten(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -214,13 +258,13 @@ def test_a_model_built_from_an_upstream_reply_is_rewritten(tmp_path: Path, monke
     _rewritten(tmp_path, server, "Exception")
 
 
-def test_a_model_validated_from_keyword_arguments_keeps_its_field_errors(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_model_validated_from_keyword_arguments_lets_its_field_errors_through(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     # `def tool(**fields)`: the model checks what the caller passed under each name.
     monkeypatch.chdir(tmp_path)
     server = _notes(tmp_path, 'data = NoteInput.model_validate(fields)\n        return httpx.post("https://notes.invalid/notes", json=data.model_dump()).text')
     server = server.replace("def list_notes() -> str:", "def list_notes(**fields: str) -> str:")
     write(tmp_path / "notes/server.py", server)
-    _no_fix(tmp_path, server, "Exception", "pydantic's field errors for NoteInput")
+    _let_through(tmp_path, server, "Exception")
 
 
 def test_a_status_line_raised_by_the_project_is_no_hint_to_keep(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -235,3 +279,15 @@ def test_a_status_line_raised_by_the_project_is_no_hint_to_keep(tmp_path: Path, 
     )
     write(tmp_path / "notes/settings.py", settings)
     _rewritten(tmp_path, server, "Exception")
+
+
+def test_a_module_naming_the_frameworks_validation_error_keeps_offering_no_fix(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # `ValidationError` is the framework's class here: pydantic's cannot take the name.
+    monkeypatch.chdir(tmp_path)
+    server = _notes(tmp_path, 'data = NoteInput(**note)\n        return httpx.post("https://notes.invalid/notes", json=data.model_dump()).text')
+    server = server.replace("def list_notes() -> str:", "def list_notes(note: dict) -> str:").replace(
+        "from mcp.server.fastmcp import FastMCP\n", "from mcp.server.fastmcp import FastMCP\nfrom mcp.server.fastmcp.exceptions import ValidationError\n"
+    )
+    server += "\n\ndef check(value: str) -> None:\n    if not value:\n        raise ValidationError(\"value is empty\")\n"
+    write(tmp_path / "notes/server.py", server)
+    _no_fix(tmp_path, server, "Exception", "pydantic's field errors for NoteInput")

@@ -2,7 +2,8 @@
 author's own words (fix review 10, row 45 and 27 more clauses of its shape): `Client()` runs
 `Client.__init__`, which calls the classmethod `Config.from_env()`, which raises
 `ValueError("... is required")`. Followed like a direct call: no fix, the help says what to keep.
-Made-up servers."""
+A method called on `self` reads the instance, built before the `try`: its constructor is not
+followed (issue 23, the public corpus's conservative no-fix). Made-up servers."""
 
 from __future__ import annotations
 
@@ -11,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from tests.test_fix_author_text import _no_fix, _notes, _rewritten
-from tests.test_fix_offered_equals_applied import write
+from tests.test_fix_offered_equals_applied import run, write
 
 CONFIG = """\
 import os
@@ -122,3 +123,72 @@ def test_a_constructor_raising_only_library_text_is_rewritten(tmp_path: Path, mo
     monkeypatch.chdir(tmp_path)
     server = _server(tmp_path, 'return httpx.get("https://notes.invalid/n", params={"n": plain().value}).text')
     _rewritten(tmp_path, server, "Exception")
+
+
+# --- a method reading `self` builds nothing (the public corpus's conservative no-fix) -------------
+
+MIXIN_CLIENT = """\
+import httpx
+
+
+class NotesClient:
+    def __init__(self, url: str, key_password: str | None = None) -> None:
+        if key_password:
+            raise ValueError("Encrypted keys are not supported; decrypt the key first")
+        self.url = url
+        self.http = httpx.Client(base_url=url)
+
+    def _clean(self, text: str) -> str:
+        _ = self.url if hasattr(self, "url") else ""
+        return text.strip()
+"""
+
+MIXIN_COMMENTS = """\
+import logging
+
+from notes.client import NotesClient
+
+logger = logging.getLogger(__name__)
+
+
+class CommentsMixin(NotesClient):
+    def add_comment(self, note_id: str, text: str) -> dict:
+        try:
+            body = self._clean(text)
+            return self.http.post(f"/notes/{note_id}/comments", json={"body": body}).json()
+        except Exception as e:
+            logger.error(f"Error adding comment to {note_id}: {e}")
+            raise Exception(f"Error adding comment: {e}") from e
+"""
+
+MIXIN_TOOLS = """\
+from mcp.server.fastmcp import FastMCP
+
+from notes.comments import CommentsMixin
+
+mcp = FastMCP("notes")
+client = CommentsMixin("https://notes.invalid")
+
+
+@mcp.tool()
+def add_comment(note_id: str, text: str) -> dict:
+    \"\"\"Add a comment to a note.\"\"\"
+    return client.add_comment(note_id, text)
+"""
+
+
+def test_a_method_of_the_instance_does_not_run_its_constructor(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # `self._clean(text)` reads `self`: the client was built before the `try`, its setup sentence
+    # cannot come from this call, so the clause's library text is rewritten as any other.
+    monkeypatch.chdir(tmp_path)
+    write(tmp_path / "pyproject.toml", '[project]\nname = "notes"\ndependencies = ["mcp>=1.20,<2", "httpx"]\n')
+    write(tmp_path / "notes/__init__.py", "")
+    write(tmp_path / "notes/client.py", MIXIN_CLIENT)
+    write(tmp_path / "notes/comments.py", MIXIN_COMMENTS)
+    write(tmp_path / "notes/server.py", MIXIN_TOOLS)
+    listed = run("--unsafe-fixes", "--output-format", "full")
+    assert 'help: Raise Exception("Error adding comment") from e' in listed.output, listed.output
+    run("--fix", "--unsafe-fixes")
+    assert (tmp_path / "notes/comments.py").read_text() == MIXIN_COMMENTS.replace(
+        '            raise Exception(f"Error adding comment: {e}") from e\n', '            raise Exception("Error adding comment") from e\n'
+    ).replace('{note_id}: {e}")\n', '{note_id}: {e}", exc_info=True)\n')

@@ -27,7 +27,7 @@ from mcp_lint.model.frameworks import FRAMEWORK_PACKAGES, TOOL_ERROR_IMPORT, Fam
 from mcp_lint.model.names import last_name
 from mcp_lint.model.summary import CallEdge, ModuleSummary
 from mcp_lint.rules.plain_raises import builtin_bases
-from mcp_lint.rules.base import PH_CALL_TOOL_RESULT, PH_LOGGER, PH_TEXT_CONTENT, PH_TOOL_ERROR, FixSpec
+from mcp_lint.rules.base import PH_CALL_TOOL_RESULT, PH_LOGGER, PH_TEXT_CONTENT, PH_TOOL_ERROR, PH_VALIDATION_ERROR, FixSpec
 
 # The project functions that call a function, each with its call (Project.callers_of).
 CallersOf = Callable[[str], list[tuple[str, CallEdge]]]
@@ -107,6 +107,15 @@ class LinkFixes:
                     imports.append((import_in_copy("mcp.types", need, summary.framework_copies), need))
                     local = need
                 names[PH_CALL_TOOL_RESULT if need == "CallToolResult" else PH_TEXT_CONTENT] = local
+            elif need == "ValidationError":
+                # pydantic's (pydantic_core's is the same class), as the module imports it.
+                local = _local_name(summary, ["pydantic.ValidationError", "pydantic_core.ValidationError"])
+                if local is None:
+                    if _name_taken(summary, need):
+                        return None  # another ValidationError (a framework's) holds the name
+                    imports.append(("pydantic", need))
+                    local = need
+                names[PH_VALIDATION_ERROR] = local
             elif need == "logger":
                 local = summary.logger_name
                 factory = self.project_logger() if local is None else ""

@@ -92,6 +92,10 @@ class AliasTable:
         self._copies = copies
         # The copies this module imports from (a fix importing from the framework uses them).
         self.copies_used: set[FrameworkCopy] = set()
+        # Local name -> the other framework's name an `except ImportError:` clause binds it to
+        # when the `try`'s import fails (`fastmcp.FastMCP` -> `mcp.server.fastmcp.FastMCP`): which
+        # of the two runs, the project's declared requirements say (the link step's family_of).
+        self.fallbacks: dict[str, str] = {}
 
     def _framework(self, qualified: str) -> str:
         if not self._copies:
@@ -110,6 +114,7 @@ class AliasTable:
             self.imported_modules.add(name)
             if alias.asname is not None and isinstance(alias.asname.name, cst.Name):
                 if fallback and alias.asname.name.value in self.aliases and _frameworks(self.aliases[alias.asname.name.value], name):
+                    self.fallbacks.setdefault(alias.asname.name.value, name)
                     continue
                 self.aliases[alias.asname.name.value] = name
             elif name != written:
@@ -140,6 +145,7 @@ class AliasTable:
                 # imports it.
                 continue
             if fallback and local in self.aliases and _frameworks(self.aliases[local], f"{base}.{name}"):
+                self.fallbacks.setdefault(local, f"{base}.{name}")
                 continue
             self.aliases[local] = f"{base}.{name}" if base else name
             if level:
@@ -190,7 +196,9 @@ def last_name(qualified: str | None) -> str:
 def tool_error_names(aliases: AliasTable) -> dict[Family, str]:
     """Local names under which each family's ToolError is already imported."""
     out: dict[Family, str] = {}
-    for local, qual in aliases.aliases.items():
+    # A fallback import binds the name too, to the other framework's class (the one that runs
+    # when the declared requirement installs only that framework).
+    for local, qual in (*aliases.aliases.items(), *aliases.fallbacks.items()):
         family = TOOL_ERROR_CLASSES.get(qual)
         if family is not None:
             out.setdefault(family, local)

@@ -447,6 +447,9 @@ class ModuleSummary:
     # Local names re-exported from other modules (`from .x import f` in __init__.py).
     reexports: dict[str, str] = field(default_factory=dict)
     tool_error_names: dict[Family, str] = field(default_factory=dict)
+    # A framework name the module imports in a `try` -> the other framework's name its `except
+    # ImportError:` clause imports instead (AliasTable.fallbacks), both qualified.
+    framework_fallbacks: dict[str, str] = field(default_factory=dict)
     # The top-level imports, for fixes that add one (mcp_lint.fixing.imports places it).
     imports: ImportBlock = field(default_factory=ImportBlock)
     logger_name: str | None = None

@@ -217,6 +217,7 @@ PH_TOOL_ERROR = placeholder("ToolError")
 PH_LOGGER = placeholder("logger")
 PH_CALL_TOOL_RESULT = placeholder("CallToolResult")
 PH_TEXT_CONTENT = placeholder("TextContent")
+PH_VALIDATION_ERROR = placeholder("ValidationError")  # pydantic's
 
 
 @dataclass(frozen=True)

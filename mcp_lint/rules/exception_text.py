@@ -542,14 +542,14 @@ def author_raises(fn: FunctionFacts, ctx: FileContext) -> Iterator[str]:
             continue
         message = exc.args[0].value
         text = literal_text(message) if isinstance(message, (cst.SimpleString, cst.ConcatenatedString, cst.FormattedString)) else None
-        if text is None or not _says_something(text):
+        if text is None or not says_something(text):
             continue
         if any(exception_text_in(a.value, h, ctx) is not None for h in _enclosing(fact.handler) for a in exc.args):
             continue  # `raise ValueError(f"Bad reply: {e}")`: the library's words, not the author's
         yield name
 
 
-def _says_something(text: str) -> bool:
+def says_something(text: str) -> bool:
     """Does a message name more than the failure itself: two words of substance or more ("NOTES_KEY
     must be set", "token cannot be empty", "Item {} not found"), not a status line the fix's new
     message replaces ("HTTP error {}", "Failed to fetch {}")?"""

@@ -21,10 +21,11 @@ from mcp_lint.linking.names import BUILTIN_EXCEPTIONS
 from mcp_lint.model.exception_guards import Handler, catches, try_guard
 from mcp_lint.model.facts import FunctionFacts, RaiseFact
 from mcp_lint.model.frameworks import CONTEXT_CLASSES, FRAMEWORK_PACKAGES, TOOL_ERROR_BASE_NAMES
+from mcp_lint.model.message_text import literal_text
 from mcp_lint.model.names import dotted
 from mcp_lint.model.walk import descendants
 from mcp_lint.rules.base import FileContext
-from mcp_lint.rules.exception_text import project_call
+from mcp_lint.rules.exception_text import project_call, says_something
 from mcp_lint.rules.plain_raises import builtin_bases
 from mcp_lint.vocabulary import is_status_tool
 
@@ -729,6 +730,8 @@ def own_raises_pass_through(fn: FunctionFacts, handler: Handler, ctx: FileContex
     guard = try_guard(node, _clauses(fn, node))
     classes: list[str] = []
     raises = list(_raises_of_the_try(fn, node, ctx))
+    # Raises written in the `try` body itself, not in a function it calls.
+    direct = {id(fact) for fact in fn.raises}
     # A class also raised with a reply's raw body is not let through: the body would go with it.
     leaking = {dotted(fact.node.exc.func) for fact, _ in raises if _raw_body(fact.node.exc)}  # type: ignore[union-attr]
     for fact, caught_inside in raises:
@@ -737,7 +740,7 @@ def own_raises_pass_through(fn: FunctionFacts, handler: Handler, ctx: FileContex
         written = dotted(exc.func)
         if written is None or written in classes or written in leaking:
             continue
-        if not _own_class(written, ctx) and not _builtin_advice(exc, written):
+        if not _own_class(written, ctx) and not _builtin_advice(exc, written, one_sentence=id(fact) in direct):
             continue
         short = written.rsplit(".", 1)[-1]
         names = {short, *builtin_bases(short)} - {"Exception", "BaseException"}
@@ -809,18 +812,23 @@ def _raises_of_callees(
             yield from _raises_of_callees([inner for inner in callee.calls if inner.handler is None], ctx, seen, caught, depth + 1)
 
 
-def _builtin_advice(exc: cst.Call, written: str) -> bool:
+def _builtin_advice(exc: cst.Call, written: str, one_sentence: bool = False) -> bool:
     """Is this a builtin exception raised with the author's advice (`raise RuntimeError("API_KEY
     is not set. Configure it in your server settings.")`): a literal message, written outside any
     `except` (the caller checked), so no caught exception's text is in it, that says what is wrong
     and then, in a sentence of its own, what to do? A bare status (`f"HTTP error {status}"`) is
-    no advice: the rewritten clause may replace it."""
+    no advice: the rewritten clause may replace it. With `one_sentence` (a raise written in the
+    `try` body itself, where the author checks the tool's input: `raise ValueError("page must be
+    at least 1")`), one sentence of substance is enough: it says what the next call must change."""
     if written not in BUILTIN_EXCEPTIONS or not exc.args or exc.args[0].keyword is not None:
         return False
     message = exc.args[0].value
     if not isinstance(message, (cst.SimpleString, cst.ConcatenatedString, cst.FormattedString)):
         return False
-    return bool(_SECOND_SENTENCE.search(_literal_text(message)))
+    if _SECOND_SENTENCE.search(_literal_text(message)):
+        return True
+    # An f-string's values are no words of the author's ("HTTP error {status}" says none).
+    return one_sentence and says_something(literal_text(message) or "")
 
 
 # A sentence after another: "... is not set. Configure it ...", "... not found; set ... to ...".

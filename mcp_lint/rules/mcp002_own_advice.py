@@ -118,7 +118,7 @@ def nameable_classes(ctx: FileContext) -> tuple[tuple[str, str], ...]:
 # pydantic's model bases: building a subclass validates, and a failure raises ValidationError
 # (a ValueError) whose text lists each field's error, a validator's own sentence among them.
 _MODEL_BASES = frozenset({"BaseModel", "BaseSettings", "RootModel"})
-_VALIDATION_ERROR = frozenset({"ValidationError", "ValueError", "Exception", "BaseException"})
+VALIDATION_ERROR = frozenset({"ValidationError", "ValueError", "Exception", "BaseException"})
 # Class methods that build a model from data (`Settings.model_validate(raw)`).
 _BUILDERS = frozenset({"model_validate", "model_validate_json", "model_validate_strings", "parse_obj", "parse_raw"})
 
@@ -141,8 +141,8 @@ def author_text(
 
     for qual in from_arguments:
         model = _model(qual, project)
-        if model is not None and reaches(_VALIDATION_ERROR, ()):
-            return _VALIDATION_ERROR, f"pydantic's field errors for {last_name(model)}"
+        if model is not None and reaches(VALIDATION_ERROR, ()):
+            return VALIDATION_ERROR, f"pydantic's field errors for {last_name(model)}"
     seen: set[str] = set()
     frontier: list[tuple[str, tuple]] = [(callee, ()) for callee in calls]
     for _level in range(_DEPTH):
@@ -150,11 +150,11 @@ def author_text(
         for qual, guards in frontier:
             model = _model(qual, project)
             if model is not None:
-                if model not in seen and reaches(_VALIDATION_ERROR, guards):
+                if model not in seen and reaches(VALIDATION_ERROR, guards):
                     seen.add(model)
                     rule = _validator_raising(model, project)
                     if rule is not None:
-                        return _VALIDATION_ERROR, f"the text of {last_name(model)}.{rule}"
+                        return VALIDATION_ERROR, f"the text of {last_name(model)}.{rule}"
                 continue
             found = project.function(qual)
             if found is None and project.is_project_class(qual):
@@ -181,9 +181,13 @@ _INITS = ("__init__", "__post_init__")
 
 def _own_class(callee: str, caller: str) -> str:
     """A method's call through `cls` or `self` (`cls.from_env()`, `cls(url)`) named by the class
-    the method is defined in: the call graph records those receivers as names of the module."""
+    the method is defined in: the call graph records those receivers as names of the module.
+    `self` alone is the instance, not its class: calling it runs `__call__`, never the
+    constructor (a method reading `self` builds no new client, whose setup raises)."""
     module_class, _, _method = caller.rpartition(".")
     module, _, _cls = module_class.rpartition(".")
+    if module and callee == f"{module}.self":
+        return f"{module_class}.__call__"
     for receiver in ("cls", "self"):
         prefix = f"{module}.{receiver}"
         if module and (callee == prefix or callee.startswith(prefix + ".")):

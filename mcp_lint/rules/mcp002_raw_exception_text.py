@@ -16,7 +16,7 @@ from mcp_lint.model.exception_guards import Handler, catching_site
 from mcp_lint.model.facts import FunctionFacts, RaiseFact, ReturnFact
 from mcp_lint.model.flow import Store, names_read
 from mcp_lint.model.flow_steps import steps_between, steps_from, store_of
-from mcp_lint.model.frameworks import FRAMEWORK_DOMAIN_ERRORS
+from mcp_lint.model.frameworks import FRAMEWORK_DOMAIN_ERRORS, Family
 from mcp_lint.model.library_tables import DECODE_POSITIONS
 from mcp_lint.model.message_text import find_exception_text, gathered_exception_text, literal_text
 from mcp_lint.model.non_text import returns_no_text
@@ -27,6 +27,7 @@ from mcp_lint.rules import failure_words
 from mcp_lint.rules.base import (
     PH_LOGGER,
     PH_TOOL_ERROR,
+    PH_VALIDATION_ERROR,
     Example,
     FileContext,
     FixSpec,
@@ -45,7 +46,7 @@ from mcp_lint.rules.base import (
 )
 from mcp_lint.rules.mcp002_carried_text import CarriedText
 from mcp_lint.rules.mcp002_payload import RawText, raw_text
-from mcp_lint.rules.mcp002_own_advice import author_text, nameable_classes, own_raises, pass_through_names
+from mcp_lint.rules.mcp002_own_advice import VALIDATION_ERROR, author_text, nameable_classes, own_raises, pass_through_names
 from mcp_lint.rules.common import (
     is_protocol_error_class,
     raised_class,
@@ -1039,10 +1040,14 @@ async def get_forecast(city: str) -> str:
             fix = None  # the Enum's ValueError names the caller's bad value: the model's hint
         kept = _author_text_caught(fix, payload, context) if fix is not None else None
         if kept is not None:
-            # A builtin class (or pydantic's ValidationError) cannot be let through by name
-            # without the library's text of the same class: no fix rather than a lost sentence.
-            fix = None
-            help_text = f"Keep {kept} in the message; a new one would drop it (no fix)"
+            # A builtin class cannot be let through by name without the library's text of the
+            # same class: no fix rather than a lost sentence. pydantic's ValidationError can
+            # (`except ValidationError: raise` first), where the clause only reports.
+            names, words = kept
+            fix = _letting_validation_errors_through(fix, payload, context) if names == VALIDATION_ERROR else None  # type: ignore[arg-type]
+            # (With a fix the help is its title; this is said when there is none, also when the
+            # module's name ValidationError is another class and the link step withholds it.)
+            help_text = f"Keep {words} in the message; a new one would drop it (no fix)"
         if fix is not None and any(PH_TOOL_SENTENCE in edit.content for edit in fix.edits):
             fix = _naming_the_tool(fix, context)
         if fix is not None and not payload.status_kept:
@@ -1221,10 +1226,11 @@ def _from_parameter(value: cst.BaseExpression, params: set[str]) -> bool:
     return isinstance(root, cst.Name) and root.value in params
 
 
-def _author_text_caught(fix: FixSpec, payload: RawText, context: RenderContext) -> str | None:
+def _author_text_caught(fix: FixSpec, payload: RawText, context: RenderContext) -> tuple[frozenset[str], str] | None:
     """The author's words the clause catches from its `try` in a builtin class or pydantic's
-    ValidationError (mcp002_own_advice.author_text), said for the help line; None when there are
-    none, or when the fix lets that class through before the clause already."""
+    ValidationError (mcp002_own_advice.author_text): (the class's names, the words said for the
+    help line); None when there are none, or when the fix lets that class through before the
+    clause already."""
     project = context.project
     if project is None:
         return None
@@ -1234,7 +1240,30 @@ def _author_text_caught(fix: FixSpec, payload: RawText, context: RenderContext) 
     names, words = found
     written = "".join(edit.content for edit in fix.edits)
     passed = set(_PASSED.findall(written))
-    return None if passed & (names - {"Exception", "BaseException"}) else words
+    return None if passed & (names - {"Exception", "BaseException"}) else found
+
+
+def _letting_validation_errors_through(fix: FixSpec, payload: RawText, context: RenderContext) -> FixSpec | None:
+    """The fix with `except ValidationError: raise` before the rewritten clause, for pydantic's
+    errors carrying the author's words (a validator's sentence, the field errors of a model built
+    from the tool's arguments): what a maintainer writes to keep them. pydantic's class is raised
+    by pydantic alone, so no other library's text goes with it (a builtin ValueError could carry
+    any library's). None where the clause does more than report (the pass-through would skip its
+    rollback or retry), cannot be preceded by another, or where the framework does not send an
+    escaping ValidationError's text to the model (masking; mcp 2.x's low level answers
+    "Invalid request parameters")."""
+    if payload.clause_at is None or payload.clause_cleans_up or not context.forwards_exception_text():
+        return None
+    if context.framework.family not in (Family.MCP_FASTMCP, Family.FASTMCP):
+        return None
+    row, indent, inner = payload.clause_at
+    at = Location(row, 1)
+    same = [edit for edit in fix.edits if edit.location == at and edit.end_location == at]
+    others = tuple(edit for edit in fix.edits if edit not in same)
+    written = "".join(edit.content for edit in same)
+    inserted = Edit(at, at, f"{written}{indent}except {PH_VALIDATION_ERROR}:\n{inner}raise\n")
+    message = f"{fix.message}; let {PH_VALIDATION_ERROR} through"
+    return replace(fix, edits=(*others, inserted), message=message, needs=(*fix.needs, "ValidationError"))
 
 
 # `except ValueError:\n    raise` put before the clause by the fix (handler_fix's advice pass-through).
@@ -1813,12 +1842,14 @@ def _build_fix(
     if through is None:
         return None
     let_through, opens = through
+    passed = ""  # the classes let through before the clause, as written there
     if status is None:
         if advice_in_its_own_clause(fn, handler, ctx) or own_text_under_a_broad_clause(fn, handler, ctx):
             return None  # the clause's text is the author's set-up advice: rewriting it loses the hint
-        let_through = _own_raises_through(fn, handler, ctx, let_through)
-        if let_through is None:
+        own = _own_raises_through(fn, handler, ctx, let_through)
+        if own is None:
             return _SKIPS_CLEANUP  # the author's advice would need a pass-through that skips the clause's cleanup
+        let_through, passed = own
     text = _FixText(ctx, fn, node, handler)
     message = text.message(value, found) if not partial else text.own_words(status, found)
     if message is None or text.hint_left_behind:
@@ -1911,6 +1942,7 @@ def _build_fix(
     verb = "Log the exception and raise" if plan.add_call else "Raise"
     # (The clause added for the HTTP status error is said too: the help is the edit applied.)
     also = f"; {last_name(status_first)} clause first" if status_first else ""
+    also += f"; let {passed} through" if passed else ""
     fix = _Fix(f"{verb} {raised}({short}){cause}{also}", tuple(edits), plan.add_call, raises=True, opens=opens)
     return _without_dead_branch(ctx, fn, node, handler, variant, fix) or fix
 
@@ -2110,14 +2142,15 @@ def _let_through(fn: FunctionFacts, node: cst.CSTNode, ctx: FileContext) -> tupl
     return edits, tuple(site for *_, site in through)
 
 
-def _own_raises_through(fn: FunctionFacts, handler: Handler, ctx: FileContext, let_through: list[Edit]) -> list[Edit] | None:
+def _own_raises_through(fn: FunctionFacts, handler: Handler, ctx: FileContext, let_through: list[Edit]) -> tuple[list[Edit], str] | None:
     """`let_through` with `except OwnError: raise` before the rewritten clause, for the project's
     exceptions the `try` raises with the author's advice (handler_fix.own_raises_pass_through);
-    one insertion where ToolError's pass-through goes to the same clause. None when the clause
-    does more than report (a rollback, a retry): the pass-through would skip that work."""
+    one insertion where ToolError's pass-through goes to the same clause; and the classes let
+    through as the clause names them ("" for none), for the help. None when the clause does more
+    than report (a rollback, a retry): the pass-through would skip that work."""
     found = own_raises_pass_through(fn, handler, ctx)
     if found is None:
-        return let_through
+        return let_through, ""
     if not only_reports(fn, handler.node):
         return None
     (row, indent, inner), classes = found
@@ -2126,7 +2159,7 @@ def _own_raises_through(fn: FunctionFacts, handler: Handler, ctx: FileContext, l
     text = f"{indent}except {caught}:\n{inner}raise\n"
     same = [edit for edit in let_through if edit.location == at and edit.end_location == at]
     others = [edit for edit in let_through if edit not in same]
-    return [*others, Edit(at, at, "".join(edit.content for edit in same) + text)]
+    return [*others, Edit(at, at, "".join(edit.content for edit in same) + text)], caught
 
 
 def _status_clause_first(
