@@ -119,3 +119,52 @@ def test_a_bare_status_code_is_no_message(tmp_path: Path, monkeypatch: pytest.Mo
     write(tmp_path / "server.py", server)
     run("--fix", "--unsafe-fixes")
     assert (tmp_path / "server.py").read_text() == server
+
+
+GUARDED = """\
+import sys
+
+try:
+    from mcp.server.fastmcp import FastMCP
+except ImportError:
+    print("Install the SDK first: pip install 'mcp[cli]'")
+    sys.exit(1)
+
+mcp = FastMCP("tasks")
+TASKS: dict[str, str] = {}
+
+
+@mcp.tool()
+def close_task(task_id: str) -> str:
+    if task_id not in TASKS:
+        return f"Error: task {task_id} not found"
+    TASKS.pop(task_id)
+    return "closed"
+"""
+
+
+def test_a_framework_import_goes_inside_the_authors_import_guard(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # A missing SDK must still meet the author's message, not an ImportError above it.
+    monkeypatch.chdir(tmp_path)
+    write(tmp_path / "pyproject.toml", '[project]\nname = "tasks"\nversion = "0"\ndependencies = ["mcp>=1.10,<2"]\n')
+    write(tmp_path / "server.py", GUARDED)
+    run("--fix", "--unsafe-fixes")
+    assert (tmp_path / "server.py").read_text() == GUARDED.replace(
+        "    from mcp.server.fastmcp import FastMCP\n",
+        "    from mcp.server.fastmcp import FastMCP\n    from mcp.server.fastmcp.exceptions import ToolError\n",
+    ).replace('return f"Error: task {task_id} not found"', 'raise ToolError(f"Task {task_id} not found")')
+
+
+def test_a_fallback_between_frameworks_is_no_guard_to_import_into(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # The `except` imports the other framework: a ToolError imported in the `try` would be
+    # missing when the fallback runs.
+    monkeypatch.chdir(tmp_path)
+    write(tmp_path / "pyproject.toml", '[project]\nname = "tasks"\nversion = "0"\ndependencies = ["mcp>=1.10,<2"]\n')
+    fallback = GUARDED.replace(
+        "    print(\"Install the SDK first: pip install 'mcp[cli]'\")\n    sys.exit(1)\n", "    from fastmcp import FastMCP\n"
+    )
+    write(tmp_path / "server.py", fallback)
+    run("--fix", "--unsafe-fixes")
+    fixed = (tmp_path / "server.py").read_text()
+    assert "    from mcp.server.fastmcp.exceptions import ToolError" not in fixed
+    compile(fixed, "server.py", "exec")

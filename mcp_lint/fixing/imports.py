@@ -43,6 +43,7 @@ class ImportLine:
     aliases: tuple[ImportAlias, ...]
     star: bool = False
     trailing_comma: bool = False  # `from x import (\n    a,\n)`
+    indent: str = ""  # of a line inside a top-level `try:` (ImportBlock.guarded)
 
 
 @dataclass(frozen=True)
@@ -70,6 +71,11 @@ class ImportBlock:
     # `try` too, not under `if TYPE_CHECKING:`): the only imported names a fix may use anywhere in
     # the module. A function's own `import mcp.server.fastmcp` binds `mcp` in that function only.
     runtime_names: frozenset[str] = frozenset()
+    # The framework imported only inside a top-level `try:` whose `except ImportError:` stops
+    # with the author's message (`print("pip install mcp"); sys.exit(1)`), no other framework
+    # there: a new framework import goes into that `try` after them, so a missing package still
+    # meets the author's message first.
+    guarded: tuple[ImportLine, ...] = ()
 
 
 def statements_tree(module: cst.Module) -> ast.Module:
@@ -128,7 +134,36 @@ def read_imports(tree: ast.Module | None, lines: list[str], module_name: str) ->
         no_sections=_without_sections(found, first_party),
         after_gap=_gap_after(found, lines),
         runtime_names=frozenset(_runtime_names(tree.body)),
+        guarded=_guarded_framework(tree, lines),
     )
+
+
+def _guarded_framework(tree: ast.Module, lines: list[str]) -> tuple[ImportLine, ...]:
+    """The framework imports of the top-level `try:` guarding them (see ImportBlock.guarded),
+    when no top-level import of the framework runs outside such a guard."""
+    found: list[ImportLine] = []
+    for stmt in tree.body:
+        if _imports_framework(stmt):
+            return ()
+        if not isinstance(stmt, ast.Try) or not any(_imports_framework(inner) for inner in stmt.body):
+            continue
+        stops = all(
+            _catches_import_error(handler.type) and not any(_imports_framework(inner) for inner in ast.walk(handler))
+            for handler in stmt.handlers
+        )
+        if not stmt.handlers or not stops:
+            return ()  # a fallback to another framework: what the new name is depends on the branch
+        for inner in stmt.body:
+            if _imports_framework(inner):
+                line = _line(inner, lines, indented=True)  # type: ignore[arg-type]
+                if line is not None:
+                    found.append(line)
+    return tuple(found)
+
+
+def _catches_import_error(kind: ast.expr | None) -> bool:
+    names = kind.elts if isinstance(kind, ast.Tuple) else [kind] if kind is not None else []
+    return any(isinstance(name, ast.Name) and name.id in ("ImportError", "ModuleNotFoundError") for name in names)
 
 
 def _runtime_names(block: list[ast.stmt]) -> Iterator[str]:
@@ -234,8 +269,8 @@ def _is_type_checking(test: ast.expr) -> bool:
     )
 
 
-def _line(stmt: ast.Import | ast.ImportFrom, lines: list[str]) -> ImportLine | None:
-    if stmt.col_offset != 0:
+def _line(stmt: ast.Import | ast.ImportFrom, lines: list[str], indented: bool = False) -> ImportLine | None:
+    if stmt.col_offset != 0 and not indented:
         return None  # `x = 1; import y`: not a line of its own
     end_row = stmt.end_lineno or stmt.lineno
     aliases = []
@@ -268,6 +303,7 @@ def _line(stmt: ast.Import | ast.ImportFrom, lines: list[str]) -> ImportLine | N
         aliases=tuple(aliases),
         star=any(a.name == "*" for a in stmt.names),
         trailing_comma=end_row > stmt.lineno and closing.lstrip().startswith(","),
+        indent=lines[stmt.lineno - 1][: stmt.col_offset] if indented else "",
     )
 
 
@@ -385,6 +421,9 @@ def _section(module: str, first_party: frozenset[str]) -> int:
 
 def _placement(block: ImportBlock, module: str, is_from: bool, statement: str, first_party: frozenset[str]) -> tuple[Location, str]:
     """Where one new import line goes, and the text to insert there."""
+    guarded = getattr(block, "guarded", ())
+    if guarded and module.split(".")[0] in _FRAMEWORKS:
+        return guarded[-1].end, f"\n{guarded[-1].indent}{statement}"
     lines = [line for line in block.lines if line.module != "__future__"]
     if not lines:
         future = [line for line in block.lines if line.module == "__future__"]
