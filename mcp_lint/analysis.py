@@ -11,7 +11,7 @@ import builtins
 import sys
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Callable
+from typing import Callable, Iterator
 
 import libcst as cst
 from libcst.metadata import CodeRange
@@ -233,7 +233,7 @@ def analyze_source(
         # Only a module with findings gets fixes: they may need to add imports, and they keep the
         # comments inside the statements they rewrite (tokenizing every file would cost ~5% of a run).
         summary.imports = read_imports(tree if tree is not None else statements_tree(module), ctx.lines, name.dotted)
-        summary.inner_comments = inner_comments(source)
+        summary.inner_comments = inner_comments(source, tree)
     return summary
 
 
@@ -296,6 +296,7 @@ def _call_edges(
     by_call: dict[int, CallEdge] = {}
     raised = {id(unwrap_await(facts.value_of(r.node.exc))) for r in facts.raises if r.node.exc is not None}
     advice = _advice_calls(facts) if any(call.feeds and call.callee is not None for call in facts.calls) else frozenset()
+    body = _BodyNames(facts)
     for call in facts.calls:
         resolved = call.callee is not None
         exc_params: list[int] = []
@@ -343,16 +344,16 @@ def _call_edges(
             raised=call.raised,
             failed_responses=failed_responses.get(id(call.node), ()) if resolved else (),
             decoded_replies=decoded_replies.get(id(call.node), ()) if resolved else (),
-            tested=(tested := resolved and (call.returned or call.flows) and _value_tested(call, facts)),
+            tested=(tested := resolved and (call.returned or call.flows) and _value_tested(call, body)),
             dead_check=_handing_on_check(call, facts, range_of) if tested else None,
-            appended=resolved and (call.returned or call.flows) and _value_appended(call, facts),
+            appended=resolved and (call.returned or call.flows) and _value_appended(call, body),
             # (Also where only a part reaches the caller's value, `return fmt(r)` through a project
             # formatter: the test and the failure of its own are what count.)
-            rewords=resolved and (call.returned or call.flows or call.feeds) and _value_tested(call, facts) and _rewording_check(call, facts),
+            rewords=resolved and (call.returned or call.flows or call.feeds) and _value_tested(call, body) and _rewording_check(call, facts),
             advises=id(call.node) in advice,
-            hands_on=resolved and call.returned and _hands_on(call, facts),
+            hands_on=resolved and call.returned and _hands_on(call, facts, body),
             receiver_of=call.receiver_of,
-            items_tested=resolved and call.feeds and _items_tested(call, facts),
+            items_tested=resolved and call.feeds and _items_tested(call, body),
             at=at,
         )
         by_call[id(call)] = edge
@@ -380,17 +381,40 @@ def _assigned_local(call: CallFact) -> str | None:
     return targets[0].value
 
 
-def _value_tested(call: CallFact, facts: FunctionFacts) -> bool:
+class _BodyNames:
+    """The names a function's body reads in conditions and joins to text, each set read on first
+    need in one walk of the body: asked once per call of the function, a walk per question made
+    the edges quadratic in the function's size (a long tool body makes hundreds of calls)."""
+
+    def __init__(self, facts: FunctionFacts) -> None:
+        self.facts = facts
+        self._tested: frozenset[str] | None = None
+        self._joined: frozenset[str] | None = None
+
+    def tested(self) -> frozenset[str]:
+        """The names read in a test of the body (`if`, `while`, a conditional expression, `assert`)."""
+        if self._tested is None:
+            found: set[str] = set()
+            for node in descendants(self.facts.node.body, into_scopes=False):
+                test = node.test if isinstance(node, (cst.If, cst.While, cst.IfExp, cst.Assert)) else None
+                if test is not None:
+                    found.update(n.value for n in descendants(test, into_scopes=False) if isinstance(n, cst.Name))
+            self._tested = frozenset(found)
+        return self._tested
+
+    def joined(self) -> frozenset[str]:
+        """The names that are an operand of `+` or `+=`, or a part of an f-string, in the body (_joined)."""
+        if self._joined is None:
+            operands = _joined_operands(self.facts.node.body)
+            self._joined = frozenset(node.value for node in operands if isinstance(node, cst.Name))
+        return self._joined
+
+
+def _value_tested(call: CallFact, body: _BodyNames) -> bool:
     """Is the local the call's value is assigned to (`r = helper(x)`) read in a condition of the
     function (`if "error" in r:`, `if isinstance(r, dict) and ...`, `r if r else ...`)?"""
     name = _assigned_local(call)
-    if name is None:
-        return False
-    for node in descendants(facts.node.body, into_scopes=False):
-        test = node.test if isinstance(node, (cst.If, cst.While, cst.IfExp, cst.Assert)) else None
-        if test is not None and any(isinstance(n, cst.Name) and n.value == name for n in descendants(test, into_scopes=False)):
-            return True
-    return False
+    return name is not None and name in body.tested()
 
 
 def _returns_self(facts: FunctionFacts) -> bool:
@@ -405,7 +429,7 @@ def _returns_self(facts: FunctionFacts) -> bool:
     )
 
 
-def _items_tested(call: CallFact, facts: FunctionFacts) -> bool:
+def _items_tested(call: CallFact, body: _BodyNames) -> bool:
     """Is a local the call's tuple value is unpacked into (`status, body = fetch()`) read in a
     condition of the function (`if status == 0: raise ...`)?"""
     statement = call.statement
@@ -418,19 +442,15 @@ def _items_tested(call: CallFact, facts: FunctionFacts) -> bool:
     if not isinstance(target, (cst.Tuple, cst.List)):
         return False
     names = {e.value.value for e in target.elements if isinstance(e, cst.Element) and isinstance(e.value, cst.Name)}
-    for node in descendants(facts.node.body, into_scopes=False):
-        test = node.test if isinstance(node, (cst.If, cst.While, cst.IfExp, cst.Assert)) else None
-        if test is not None and any(isinstance(n, cst.Name) and n.value in names for n in descendants(test, into_scopes=False)):
-            return True
-    return False
+    return not names.isdisjoint(body.tested())
 
 
-def _hands_on(call: CallFact, facts: FunctionFacts) -> bool:
+def _hands_on(call: CallFact, facts: FunctionFacts, body: _BodyNames) -> bool:
     """Is the call's local (`blocked = confirm(code)`) tested by one `if` without `else` that reads
     only it (`if blocked:`, `if err is not None:`) and only returns it as it is, with statements of
     the caller's own after that `if` (the work the check guards)?"""
     name = _assigned_local(call)
-    if name is None:
+    if name is None or name not in body.tested():  # no test reads it: no walk of the blocks
         return False
     for block in descendants(facts.node, into_scopes=False):
         statements = block.body if isinstance(block, cst.IndentedBlock) else None
@@ -470,7 +490,7 @@ def _advice_calls(facts: FunctionFacts) -> frozenset[int]:
     return frozenset(found)
 
 
-def _value_appended(call: CallFact, facts: FunctionFacts) -> bool:
+def _value_appended(call: CallFact, body: _BodyNames) -> bool:
     """Is the call's value joined to other text (or items) the function builds: `report +=
     helper()`, `head + helper()`, `f"{head}{helper()}"`, or the same with the local it is
     assigned to (`r = helper()` ... `report += r`)?"""
@@ -480,25 +500,24 @@ def _value_appended(call: CallFact, facts: FunctionFacts) -> bool:
     if _joined(statement, lambda node: unwrap_await(node) is call.node):
         return True
     name = _assigned_local(call)
-    if name is None:
-        return False
-    return _joined(facts.node.body, lambda node: isinstance(node, cst.Name) and node.value == name)
+    return name is not None and name in body.joined()
 
 
 def _joined(within: cst.CSTNode, is_value: Callable[[cst.CSTNode], bool]) -> bool:
     """Is a node `is_value` accepts an operand of `+` or `+=`, or a part of an f-string, in `within`?"""
+    return any(is_value(operand) for operand in _joined_operands(within))
+
+
+def _joined_operands(within: cst.CSTNode) -> Iterator[cst.CSTNode]:
+    """The operands of `+` and `+=`, and the parts of f-strings, in `within`."""
     for node in descendants(within, into_scopes=False):
         if isinstance(node, cst.AugAssign) and isinstance(node.operator, cst.AddAssign):
-            operands: tuple[cst.CSTNode, ...] = (node.value,)
+            yield node.value
         elif isinstance(node, cst.BinaryOperation) and isinstance(node.operator, cst.Add):
-            operands = (node.left, node.right)
+            yield node.left
+            yield node.right
         elif isinstance(node, cst.FormattedStringExpression):
-            operands = (node.expression,)
-        else:
-            continue
-        if any(is_value(operand) for operand in operands):
-            return True
-    return False
+            yield node.expression
 
 
 # Names a check of a helper's value may read besides the value: `isinstance(r, dict)`, literals.

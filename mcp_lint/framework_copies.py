@@ -34,8 +34,10 @@ class FrameworkCopy:
     tool_error_module: str = ""
 
 
-# Top-level class statements: name and base list.
-_CLASS = lazy_compile(rb"^class[ \t]+(\w+)[ \t]*(?:\(([^)]*)\))?[ \t]*:", re.MULTILINE)
+# Top-level class statements: name and base list. Anchored on the newline (the text is searched
+# with one put before it), not `^` in MULTILINE mode: a pattern opening with a literal is searched
+# with a fast scan, one opening with `^` is tried at every byte (every file of a run is read).
+_CLASS = lazy_compile(rb"\nclass[ \t]+(\w+)[ \t]*(?:\(([^)]*)\))?[ \t]*:")
 # The methods that register a tool on a server class (fastmcp/mcp `tool`, `add_tool`; the
 # low-level `call_tool`).
 _REGISTERS = lazy_compile(rb"^[ \t]+(?:async[ \t]+)?def[ \t]+(?:tool|add_tool|call_tool)[ \t]*\(", re.MULTILINE)
@@ -54,8 +56,8 @@ def find_copies(modules: Iterable[tuple[str, bytes]]) -> tuple[FrameworkCopy, ..
     for module, data in modules:
         if b"class " not in data:
             continue
-        registers = _REGISTERS.search(data) is not None
-        for match in _CLASS.finditer(data):
+        registers: bool | None = None  # searched only for a class named as a server class
+        for match in _CLASS.finditer(b"\n" + data):
             name = match.group(1).decode("ascii", "replace")
             bases = (match.group(2) or b"").decode("utf-8", "replace")
             for qualified in places.get(name, ()):
@@ -66,6 +68,8 @@ def find_copies(modules: Iterable[tuple[str, bytes]]) -> tuple[FrameworkCopy, ..
                 modules_of.setdefault(copy, set()).add(module)
                 if name in server_names and qualified in _server_classes():
                     # A subclass of another server class is the project's own server, not a copy.
+                    if registers is None:
+                        registers = _REGISTERS.search(data) is not None
                     if registers and not any(server in bases for server in server_names):
                         servers.add(copy)
                 if qualified in _tool_error_classes():

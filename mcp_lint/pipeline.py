@@ -36,6 +36,7 @@ if TYPE_CHECKING:
     from mcp_lint.cache import Cache
     from mcp_lint.inventory import ServerTools
     from mcp_lint.model.summary import ModuleSummary
+    from mcp_lint.prefilter import NextFiles
     from mcp_lint.project_links import Project
     from mcp_lint.scheduler import Analyzer
     from mcp_lint.server_env import EnvReading, EnvSetting
@@ -184,8 +185,11 @@ def analyze_all(
         if explicit is None:
             analyzed = _analyse_every_file(analyzer)
         else:
+            from mcp_lint.prefilter import NextFiles
+
             checks = _SyntaxChecks(items, cache, reported, analyzer)
-            analyzed = _analyse_prefiltered(items, _first_files(items, explicit, reported), analyzer, checks)
+            next_files = NextFiles(items)
+            analyzed = _analyse_prefiltered(items, _first_files(items, explicit, reported, next_files), analyzer, checks, next_files)
             analyzed.update(unreadable_files)
             # A file the prefilter left out changes no finding, but one Python cannot parse is
             # still reported (MCP000).
@@ -256,13 +260,15 @@ def _analyse_every_file(analyzer: Analyzer) -> dict[int, FileOutcome]:
     return analyzed
 
 
-def _first_files(items: Sequence[FileInput], explicit: Collection[Path], reported: Collection[Path] | None) -> list[int]:
+def _first_files(
+    items: Sequence[FileInput], explicit: Collection[Path], reported: Collection[Path] | None, next_files: NextFiles
+) -> list[int]:
     """What a prefiltered run starts from: the files named on the command line, and the seeds
     (modules that may register a tool) among those whose tools may reach a reported file."""
     from mcp_lint.prefilter import is_seed
 
     named = {os.path.normcase(os.path.abspath(p)) for p in explicit}
-    candidates = _context_candidates(items, reported)
+    candidates = _context_candidates(items, reported, next_files)
     return [
         i
         for i, item in enumerate(items)
@@ -271,22 +277,21 @@ def _first_files(items: Sequence[FileInput], explicit: Collection[Path], reporte
     ]
 
 
-def _context_candidates(items: Sequence[FileInput], reported: Collection[Path] | None) -> Collection[int]:
+def _context_candidates(items: Sequence[FileInput], reported: Collection[Path] | None, next_files: NextFiles) -> Collection[int]:
     """The files a tool of which may reach a reported file: all of them, unless only some are
-    reported (the others being their project's context)."""
+    reported (the others being their project's context). Read from the import index the run's
+    NextFiles keeps (its search for subclasses reads the same one)."""
     if reported is None:
         return range(len(items))
-    from mcp_lint.prefilter import importers
-
     shown = {os.path.normcase(os.path.abspath(p)) for p in reported}
     targets = [i for i, item in enumerate(items) if os.path.normcase(os.path.abspath(item.path)) in shown]
     if len(targets) == len(items):
         return range(len(items))
-    return importers([item.data for item in items], [item.module for item in items], targets)
+    return next_files.import_index().importers(targets)
 
 
 def _analyse_prefiltered(
-    items: Sequence[FileInput], first: list[int], analyzer: Analyzer, checks: _SyntaxChecks
+    items: Sequence[FileInput], first: list[int], analyzer: Analyzer, checks: _SyntaxChecks, next_files: NextFiles
 ) -> dict[int, FileOutcome]:
     """Analyse `first`, then the files the link step asks for (prefilter.NextFiles), until it asks
     for nothing new.
@@ -295,9 +300,6 @@ def _analyse_prefiltered(
     only once a whole round is done, so the next files start while the last ones of the previous
     round are still running.
     """
-    from mcp_lint.prefilter import NextFiles
-
-    next_files = NextFiles(items)
     done: dict[int, FileOutcome] = {}
     submitted = set(first)
     analyzer.submit(sorted(submitted))

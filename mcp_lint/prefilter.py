@@ -65,9 +65,12 @@ _TOOL_PREFIXES = (b".", b"@", b"call_", b"add_", b"mcp_")
 _NOQA_MCP = lazy_compile(rb"(?i)noqa\s*:[^\n]*mcp[0-9]")
 # Import statements, read from the text: `from X import a, b` (parenthesised over several lines
 # too) and `import X.Y as Z, W`. Inside a string they match as well, which only adds importers.
+# Anchored on the newline itself, not `^` in MULTILINE mode (the text is searched with a newline
+# put before it): a pattern opening with a literal is searched for with a fast scan, one opening
+# with `^` is tried at every byte (twice the time over a project's files, which a one-file run
+# reads whole as context).
 _IMPORT = lazy_compile(
-    rb"^[ \t]*(?:from[ \t]+([.\w]+)[ \t]+import[ \t]*(\([^)]*\)|[^\n#;]*)|import[ \t]+([^\n#;]*))",
-    re.MULTILINE,
+    rb"\n[ \t]*(?:from[ \t]+([.\w]+)[ \t]+import[ \t]*(\([^)]*\)|[^\n#;]*)|import[ \t]+([^\n#;]*))"
 )
 _IDENTIFIER = lazy_compile(rb"\w+")
 _ALIAS = lazy_compile(rb"\bas[ \t]+\w+")
@@ -108,7 +111,7 @@ def imported_modules(data: bytes, module: ModuleName) -> set[str]:
     differently from the importer's (`sys.path` set otherwise) still matches.
     """
     found: set[str] = set()
-    for match in _IMPORT.finditer(data):
+    for match in _IMPORT.finditer(b"\n" + data):
         source, names, modules = match.groups()
         if modules:
             for written in _ALIAS.sub(b"", modules).split(b","):
@@ -381,6 +384,14 @@ class NextFiles:
                     return list(indexes)
         return found
 
+    def import_index(self) -> ImportIndex:
+        """Who may import whom among the files, read on first need and once per run: the
+        seeds of a run naming files (pipeline._context_candidates) and the search for
+        subclasses both use it."""
+        if self._imports is None:
+            self._imports = ImportIndex([item.data for item in self.items], [item.module for item in self.items])
+        return self._imports
+
     def _roots(self) -> set[str]:
         if self._top is None:
             self._top = {name.partition(".")[0] for name in self.by_name}
@@ -405,8 +416,6 @@ class NextFiles:
         (Matching the words of import statements instead asked, for a class of a module named
         `server`, for every file of every package importing `mcp.server`.) A subclass's own
         subclasses are asked for once it is read."""
-        if self._imports is None:
-            self._imports = ImportIndex([item.data for item in self.items], [item.module for item in self.items])
         parts = cls.split(".")
         for cut in range(len(parts) - 1, 0, -1):  # the class's module: its longest linted prefix
             defining = self.by_name.get(".".join(parts[:cut]))
@@ -416,6 +425,6 @@ class NextFiles:
                 # that one: a module neither naming it nor importing it through one that does
                 # cannot subclass it.
                 named = _WholeWord(parts[cut].encode())
-                naming = self._imports.importers_naming(defining, lambda i, spelled=named: spelled.spelled_in(self.items[i].data))
+                naming = self.import_index().importers_naming(defining, lambda i, spelled=named: spelled.spelled_in(self.items[i].data))
                 return sorted(naming - set(defining))
         return []

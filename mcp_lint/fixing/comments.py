@@ -10,8 +10,11 @@ and stays where it is.
 
 from __future__ import annotations
 
+import ast
+import bisect
 import io
 import tokenize
+from typing import Iterator
 
 from mcp_lint.findings import Edit, Location
 
@@ -20,9 +23,15 @@ from mcp_lint.findings import Edit, Location
 InnerComment = tuple[int, int, int, int, str]
 
 
-def inner_comments(source: str) -> tuple[InnerComment, ...]:
-    """The comments written inside a logical line, before its last physical line."""
+def inner_comments(source: str, tree: ast.Module | None = None) -> tuple[InnerComment, ...]:
+    """The comments written inside a logical line, before its last physical line.
+
+    `tree` (CPython's, of `source`) tells first whether any line holding a `#` lies where a
+    logical line goes on to the next one: most modules have none, and tokenizing is the cost
+    (Python's tokenizer, a few milliseconds a module, several percent of a run's analysis)."""
     if "#" not in source:
+        return ()
+    if tree is not None and "\r" not in source and not _may_hold_inner(source, tree):
         return ()
     found: list[InnerComment] = []
     pending: list[tuple[int, int, str]] = []  # comments of the logical line read so far
@@ -43,6 +52,65 @@ def inner_comments(source: str) -> tuple[InnerComment, ...]:
     except (tokenize.TokenError, SyntaxError):
         return tuple(found)
     return tuple(found)
+
+
+def _may_hold_inner(source: str, tree: ast.Module) -> bool:
+    """Whether a line holding `#` lies where a logical line may go on to the next line: inside a
+    statement over several lines or a decorator; inside a compound statement's header, before
+    its body's first statement, unless only comment lines follow it there (the comment that
+    opens a block: the header ended above it). A superset of the lines of the comments
+    `inner_comments` finds (a `#` in a string only makes it tokenize)."""
+    lines = source.split("\n")
+    marked: list[int] = []  # rows holding a `#`
+    code: list[int] = []  # rows holding something else than a comment
+    for row, line in enumerate(lines, 1):
+        text = line.strip()
+        if "#" in line:
+            marked.append(row)
+        if text and not text.startswith("#"):
+            code.append(row)
+    for start, end, first in _continued_spans(tree):
+        index = bisect.bisect_left(marked, start)
+        while index < len(marked) and marked[index] < end:
+            row = marked[index]
+            if first is None or not lines[row - 1].lstrip().startswith("#"):
+                return True
+            # A comment line in a header: the header goes on past it only if code follows
+            # before the body (or on the body's row, when the body shares the header's last row).
+            before_body = lines[first.lineno - 1].encode("utf-8", "surrogatepass")[: first.col_offset]
+            limit = first.lineno if not before_body.strip() else first.lineno + 1
+            after = bisect.bisect_right(code, row)
+            if after < len(code) and code[after] < limit:
+                return True
+            index += 1
+    return False
+
+
+def _continued_spans(tree: ast.Module) -> Iterator[tuple[int, int, ast.stmt | None]]:
+    """(first row, row after the last, None) of each statement and decorator, and (header's
+    first row, its body's first row, that body's first statement) of each compound statement."""
+    stack: list[ast.stmt] = list(tree.body)
+    while stack:
+        node = stack.pop()
+        if isinstance(node, ast.Match):
+            yield node.lineno, node.cases[0].pattern.lineno, None
+            for case in node.cases:
+                yield case.pattern.lineno, case.body[0].lineno, None
+                stack.extend(case.body)
+            continue
+        body = getattr(node, "body", None)
+        if not isinstance(body, list):  # a simple statement
+            yield node.lineno, node.end_lineno or node.lineno, None
+            continue
+        yield node.lineno, body[0].lineno, body[0]
+        for decorator in getattr(node, "decorator_list", ()):
+            yield decorator.lineno, decorator.end_lineno or decorator.lineno, None
+        stack.extend(body)
+        stack.extend(getattr(node, "orelse", ()))
+        stack.extend(getattr(node, "finalbody", ()))
+        for handler in getattr(node, "handlers", ()):
+            yield handler.lineno, handler.body[0].lineno, handler.body[0]
+            stack.extend(handler.body)
 
 
 def keep_comments(edit: Edit, comments: tuple[InnerComment, ...]) -> Edit:
