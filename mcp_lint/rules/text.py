@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import re
 
+from mcp_lint.lazy_re import lazy_compile
 from mcp_lint.vocabulary import (
     ABSENCE_WORDS,
     ALREADY_DONE,
@@ -63,7 +64,7 @@ def is_failure_text(text: str, *, lookup: bool = False) -> bool:
 # A value with a note in parentheses (`f"{amount} (unknown currency)"`, `f"{name} (unsupported
 # format)"`): the words after the value describe it, they do not open the message; only a failure
 # said anywhere in it ("{} (not found)") makes it one.
-_QUALIFIED_VALUE = re.compile(r"^\{\}\s*\(")
+_QUALIFIED_VALUE = lazy_compile(r"^\{\}\s*\(")
 
 
 def starts_as_error(text: str) -> bool:
