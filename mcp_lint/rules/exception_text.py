@@ -6,7 +6,7 @@ Shared by MCP002 (which reports it), MCP003 and MCP005 (which leave such message
 from __future__ import annotations
 
 import builtins
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Collection, Iterable, Iterator
 
 import libcst as cst
@@ -124,6 +124,9 @@ class HandedOn:
     callee: str
     positions: tuple[int, ...]
     via_attribute: bool
+    # The other project calls of the same value handed the exception whole
+    # (`add_hint(describe(exc), exc)`): each is judged on its own parameter too.
+    also: tuple[HandedOn, ...] = ()
 
 
 def exception_handed_to(fn: FunctionFacts, handler: Handler | None, value: cst.CSTNode, any_class: bool = False) -> HandedOn | None:
@@ -154,14 +157,17 @@ def parameter_handed_to(fn: FunctionFacts, param: str, value: cst.CSTNode) -> Ha
 def _handed_whole(fn: FunctionFacts, value: cst.CSTNode, names: Collection[str]) -> HandedOn | None:
     """The first project call in `value` handed one of `names` whole as a positional argument."""
     inside = {id(node) for node in descendants(value)}
+    found: list[HandedOn] = []
     for call in fn.calls:
         if call.callee is None or id(call.node) not in inside:
             continue
         positional = [a for a in call.node.args if a.keyword is None and not a.star]
         at = tuple(i for i, a in enumerate(positional) if isinstance(a.value, cst.Name) and a.value.value in names)
         if at:
-            return HandedOn(call.callee, at, isinstance(call.node.func, cst.Attribute))
-    return None
+            found.append(HandedOn(call.callee, at, isinstance(call.node.func, cst.Attribute)))
+    if not found:
+        return None
+    return replace(found[0], also=tuple(found[1:])) if len(found) > 1 else found[0]
 
 
 def reported_in_callee(handed: HandedOn, code: str, project: LinkedProject) -> bool:
@@ -175,6 +181,33 @@ def reported_in_callee(handed: HandedOn, code: str, project: LinkedProject) -> b
     shift = receiver_shift(handed.via_attribute, fn.params)
     params = {i + shift for i in handed.positions}
     return any(own.code == code and own.param in params for own in fn.latent)
+
+
+HANDED_DOWN_DEPTH = 4  # functions handing the exception on as it is, past the first
+
+
+def reported_down(handed: HandedOn, code: str, project: LinkedProject, depth: int = 0, *, parts: bool = False) -> bool:
+    """Does the function an exception is handed to report rule `code`'s finding on it, itself or
+    in a function it hands that parameter on to whole and returns the value of (`def
+    explain(exc): return scrub(describe(exc))`, `describe` reporting)? Then the caller only
+    passes the flow on: one finding, where the text is put in. `parts`: also where only a part
+    of that function's value comes back (`scrub(describe(exc))`, `f"{describe(exc)}\n{hint}"`),
+    which still carries the text it reports."""
+    if reported_in_callee(handed, code, project):
+        return True
+    found = project.function(handed.callee)
+    if found is None or depth >= HANDED_DOWN_DEPTH:
+        return False
+    fn = found[1]
+    shift = receiver_shift(handed.via_attribute, fn.params)
+    params = {i + shift for i in handed.positions}
+    return any(
+        reported_down(HandedOn(edge.callee, positions, edge.via_attribute), code, project, depth + 1, parts=parts)
+        for edge in fn.calls
+        if edge.returned or edge.flows or (parts and edge.feeds)
+        for positions in [tuple(at for at, own in edge.forwards if own in params)]
+        if positions
+    )
 
 
 def looks_like_exception_param(found: cst.CSTNode, param: str) -> bool:

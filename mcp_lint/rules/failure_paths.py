@@ -90,12 +90,24 @@ def _failure_of(test: cst.BaseExpression, outcome: bool, fn: FunctionFacts, ctx:
         if replies or status_bases((test,), ctx):
             return "reply", frozenset(replies)
         return None
+    if _confirmed_only(test):
+        return None  # past `if r.get("success") is True:` the flag may be absent: words decide
     local = reply_success_test(test)
     if local is not None:
         return "reply", frozenset({local})
     # `if resp.status_code == 200: return resp.json()`: past it, the response failed. (Only for
     # a test that holds on success alone: past `if ok and resp.status_code == 404:` anything goes.)
     return ("reply", frozenset()) if not status_bases((test,), ctx) and status_bases((_negated(test),), ctx) else None
+
+
+def _confirmed_only(test: cst.BaseExpression) -> bool:
+    """`x is True`: a test that separates a success the reply confirms from everything else, an
+    absent or unreadable flag included (`if body.get("success") is True: return "Deleted."`).
+    What the function answers past it reports an unconfirmed outcome, not a failure."""
+    if not (isinstance(test, cst.Comparison) and len(test.comparisons) == 1):
+        return False
+    target = test.comparisons[0]
+    return isinstance(target.operator, cst.Is) and dotted(target.comparator) == "True"
 
 
 def _negated(test: cst.BaseExpression) -> cst.BaseExpression:

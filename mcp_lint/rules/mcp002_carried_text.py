@@ -25,7 +25,7 @@ from mcp_lint.model.message_params import message_takes
 from mcp_lint.model.names import last_name
 from mcp_lint.model.summary import FunctionSummary, Latent, receiver_shift
 from mcp_lint.rules.base import LinkedProject, Reach, RenderContext, Rule
-from mcp_lint.rules.exception_text import HandedOn, reported_in_callee
+from mcp_lint.rules.exception_text import HandedOn, reported_down
 from mcp_lint.rules.mcp002_payload import raw_text
 
 # How many hops of a clause wrapping the text into another exception, caught and passed on
@@ -82,8 +82,10 @@ class CarriedText:
         if latent.variant == "handed-to-helper":
             return None  # a marker for the forwarding map
         handed = raw_text(latent).handed_to
-        if handed is not None and reported_in_callee(handed, latent.code, project):
-            return None  # the function handed the exception puts its text in: reported there
+        if handed is not None and any(reported_down(h, latent.code, project, parts=True) for h in (handed, *handed.also)):
+            # The function handed the exception, or one it hands it on to whole, puts its text
+            # in: reported there.
+            return None
         taken = handed or raw_text(latent).text_from
         if taken is not None and (callee := project.function(taken.callee)) is not None and _gives_no_text_back(taken, callee[1]):
             return None  # it gives back a number or a flag (`status_of(err) -> int`), or its own words: no text comes back

@@ -461,9 +461,18 @@ async def get_forecast(city: str) -> str:
                     if id(built) in seen:
                         continue  # one finding where the text is built, however many statements send it
                     seen.add(id(built))
-                if handed is None and built is not None and variant == "return" and isinstance(found, cst.Name) and passes is None and text_outside_helpers(built, handler, ctx) is None:
+                if (
+                    handed is None
+                    and built is not None
+                    and variant == "return"
+                    and isinstance(found, cst.Name)
+                    and passes is None
+                    and text_outside_helpers(built, handler, ctx) is None
+                    and find_exception_text(value, handler, through_locals=False) is None
+                ):
                     # `msg = describe(e)`, then `return msg`: the local sent whole (a part of it
-                    # put into the clause's own words, `parts["text"]`, stays this flow's).
+                    # put into the clause's own words, `parts["text"]`, stays this flow's). Not
+                    # where the sent value reads the exception itself too (`f"{msg} ({e})"`).
                     handed = exception_handed_to(fn, handler, built)
                 latent = self._latent(ctx, fn, node, value, handler, variant, found, built)
                 if built is not None:

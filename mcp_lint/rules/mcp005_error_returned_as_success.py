@@ -18,7 +18,7 @@ from mcp_lint.model.flow_steps import FlowStep, step_of, steps_between, store_of
 from mcp_lint.model.flow import condition_shape, helper_slots, keyword_slots, literal_items, names_read, names_read_outside_returns
 from mcp_lint.model.frameworks import ResultShape
 from mcp_lint.model.names import dotted, last_name, unwrap_await
-from mcp_lint.model.summary import Latent, Payload, receiver_shift
+from mcp_lint.model.summary import Latent, Payload
 from mcp_lint.model.walk import descendants
 from mcp_lint.rules.base import (
     PH_TOOL_ERROR,
@@ -51,7 +51,7 @@ from mcp_lint.rules.exception_text import (
     failure_handed_to,
     looks_like_exception_param,
     param_text_outside_helpers,
-    reported_in_callee,
+    reported_down,
     status_bases,
     upstream_body,
 )
@@ -746,28 +746,6 @@ def _leading_call(value: cst.BaseExpression, fn: FunctionFacts) -> cst.Call | No
         return None
     lead = unwrap_await(fn.value_of(value)) if isinstance(value, cst.Name) else unwrap_await(value)
     return lead if isinstance(lead, cst.Call) else None
-
-
-def _reported_down(handed: HandedOn, code: str, project: LinkedProject, depth: int = 0) -> bool:
-    """Does the function an exception is handed to report the failure built from it, itself or
-    in a function it hands that parameter on to whole and returns the value of (`def
-    describe_more(exc): msg = describe(exc); ...; return msg`)? Then the caller only passes
-    the flow on."""
-    if reported_in_callee(handed, code, project):
-        return True
-    found = project.function(handed.callee)
-    if found is None or depth >= _REWORDING_DEPTH:
-        return False
-    fn = found[1]
-    shift = receiver_shift(handed.via_attribute, fn.params)
-    params = {i + shift for i in handed.positions}
-    return any(
-        _reported_down(HandedOn(edge.callee, positions, edge.via_attribute), code, project, depth + 1)
-        for edge in fn.calls
-        if edge.returned or edge.flows
-        for positions in [tuple(at for at, own in edge.forwards if own in params)]
-        if positions
-    )
 
 
 def _read_in_parts(body: cst.CSTNode) -> set[str]:
@@ -1520,7 +1498,7 @@ def check_health() -> dict:
             return None  # every caller sends it as the advice of its own failure report, reported there
         if payload.passed_from and _reported_at_source(payload.passed_from, self.code, project):
             return None  # the function that built the failure reports it: one finding per flow
-        if payload.exception_to is not None and _reported_down(payload.exception_to, self.code, project):
+        if payload.exception_to is not None and reported_down(payload.exception_to, self.code, project):
             return None  # built from the exception in the helper it is handed to, reported there
         if latent.built_by and _message_written_in(latent.built_by, self.code, project):
             return None  # the builder called writes the message itself: reported there

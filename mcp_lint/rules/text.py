@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import re
 
+from mcp_lint.lazy_re import lazy_compile
 from mcp_lint.vocabulary import (
     ABSENCE_WORDS,
     ALREADY_DONE,
@@ -47,7 +48,7 @@ def is_failure_text(text: str, *, lookup: bool = False) -> bool:
         return True  # "❌ Removed nobody": the author's own mark; several lines are a report of checks
     if not lookup and EMPTY_RESULT.search(stripped):
         return False
-    if FAILURE_OPENING.search(stripped) or (lookup and EMPTY_RESULT.search(stripped)):
+    if (FAILURE_OPENING.search(stripped) and not _QUALIFIED_VALUE.match(stripped)) or (lookup and EMPTY_RESULT.search(stripped)):
         return True
     if FALLBACK_DONE.search(stripped):
         return False  # "Style 'x' not found, paragraph added with the default style": it worked
@@ -58,6 +59,12 @@ def is_failure_text(text: str, *, lookup: bool = False) -> bool:
     if REFUSAL_WORDING.search(stripped) and not ALREADY_DONE.search(stripped):
         return True  # "... — refusing to remove all rows": a no-op that reached its goal is none
     return bool(FAILURE_ANYWHERE.search(stripped) or FAILURE_IN_OTHER_LANGUAGES.search(stripped))
+
+
+# A value with a note in parentheses (`f"{amount} (unknown currency)"`, `f"{name} (unsupported
+# format)"`): the words after the value describe it, they do not open the message; only a failure
+# said anywhere in it ("{} (not found)") makes it one.
+_QUALIFIED_VALUE = lazy_compile(r"^\{\}\s*\(")
 
 
 def starts_as_error(text: str) -> bool:
