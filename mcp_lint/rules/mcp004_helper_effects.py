@@ -59,7 +59,7 @@ class HelperEffects:
 
     def changes_handed(self, qualname: str, handed: tuple[tuple[int, str, str], ...], via_attribute: bool) -> str:
         """What the function changes of the state a call hands it ((position at the call or -1,
-        keyword, the state's name) per argument that is module or held state), "" if nothing:
+        keyword, the state's name) per argument that is module state), "" if nothing:
         `put(NOTES, k, v)` with `store[k] = v` in `put` changes NOTES."""
         found = self.project.function(qualname)
         if found is None or not found[1].changes_params:

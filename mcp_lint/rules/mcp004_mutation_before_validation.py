@@ -55,7 +55,6 @@ from mcp_lint.model.names import AliasTable, dotted, identifier_words, last_name
 from mcp_lint.model.summary import FunctionSummary, Latent, ParamGuard, Payload, argument_enables
 from mcp_lint.rules.mcp004_helper_effects import HelperEffects, HelperGuard, helper_effects
 from mcp_lint.rules.mcp004_handed_state import argument_for, params_changed
-from mcp_lint.rules.mcp004_held_state import held_attribute, held_container_call, held_item_write, held_replacement, held_writes, holds_state
 from mcp_lint.model.walk import children
 from mcp_lint.model import effects as fx
 from mcp_lint.rules.base import (
@@ -488,7 +487,7 @@ class _Steps:
         # Helper calls that count only as the change a helper's set-up was for, after the check,
         # never as the first mutation themselves.
         self.after_only: set[int] = set()
-        # Calls of another module's helper handed module or held state: id(call) -> (position or
+        # Calls of another module's helper handed module state: id(call) -> (position or
         # -1, keyword, state name) per such argument; the linker asks whether the helper changes
         # that parameter (FunctionSummary.changes_params).
         self.handed: dict[int, tuple[tuple[int, str, str], ...]] = {}
@@ -505,9 +504,6 @@ class _Steps:
         self._tested: frozenset[str] | None = None
         self._parts: frozenset[str] | None = None
         self._finals: frozenset[int] | None = None
-        # `self` is an object that outlives the call (mcp004_held_state): its containers and
-        # the values it holds are state, like a module-level dict.
-        self.held = holds_state(fn, ctx)
 
     def finally_blocks(self) -> frozenset[int]:
         """The ids of the function's `finally` blocks (they run whatever happened: clean-up)."""
@@ -692,8 +688,6 @@ class _Steps:
             elif isinstance(small, (cst.Assign, cst.AnnAssign, cst.AugAssign)):
                 self.assignment(small, step)
             elif isinstance(small, cst.Del):
-                if self.held and (held := held_item_write(small.target)) is not None:
-                    self.mutate(step, held, small)
                 for target in _targets(small.target):
                     self.state_write(step, small, target, f"del {target}[...]")
             self.calls(statement, step)
@@ -826,10 +820,7 @@ class _Steps:
             # `rows = []` makes a local container; `NOTES[k] = {}` stores one in module state.
             self.local_containers.update(t.value for t in targets if isinstance(t, cst.Name))
         for target in targets:
-            held = (held_item_write(target, value, self.fn, self.ctx) or held_replacement(target, value, self.fn)) if self.held and not extra else None
-            if held is not None:
-                self.mutate(step, held, small)
-            elif isinstance(target, cst.Subscript):
+            if isinstance(target, cst.Subscript):
                 for name in _targets(target):
                     self.state_write(step, small, name, f"{name}[...]")
             elif isinstance(target, cst.Attribute) and (root := chain(target)) and root.split(".")[0] in self.local.state_aliases:
@@ -858,9 +849,7 @@ class _Steps:
         kinds = self.kinds
         for inner in self.by_statement.pop(id(statement), ()):
             kind = kinds.get(id(inner))
-            if self.held and (held := held_container_call(inner, self.fn, self.ctx)) is not None:
-                self.mutate(step, held, inner)  # before a helper of the same name (`self.jobs.append`)
-            elif isinstance(kind, MutationKind):
+            if isinstance(kind, MutationKind):
                 self.mutate(step, kind, inner)
             elif isinstance(kind, str):
                 step.helper_calls.append((kind, inner))
@@ -1005,8 +994,8 @@ def classify_calls(steps: _Steps, fn: FunctionFacts, ctx: FileContext) -> bool:
 
 def _state_handed(steps: _Steps, call: cst.Call, callee: str, locals_: frozenset[str]) -> MutationKind | None:
     """A helper of this module that changes a parameter in place (`store[key] = item`), handed
-    module state, an item of it or a container the kept object holds (`_save(NOTES, k, n)`,
-    `_save(self._items, k, n)`): the call changes that state."""
+    module state or an item of it (`_save(NOTES, k, n)`): the call changes that state
+    (mcp004_handed_state)."""
     facts = steps.ctx.model.functions.get(callee)
     if facts is None:
         return None
@@ -1021,15 +1010,15 @@ def _state_handed(steps: _Steps, call: cst.Call, callee: str, locals_: frozenset
 
 
 def _is_state(steps: _Steps, name: str, locals_: frozenset[str]) -> bool:
-    """Is the chain module state, a container the kept object holds, or an item of either?"""
+    """Is the chain module state, or an item of it taken into a local (`note = NOTES[i]`)?"""
     root = name.split(".")[0]
     module_state = root in steps.module_names and root not in locals_ and root not in steps.fn.params and not _BOOKKEEPING.search(root)
-    return module_state or (steps.held and held_attribute(name) is not None) or root in steps.local.state_aliases
+    return module_state or root in steps.local.state_aliases
 
 
 def _state_arguments(steps: _Steps, call: cst.Call, locals_: frozenset[str]) -> tuple[tuple[int, str, str], ...]:
-    """The arguments of a call that are state (`put(NOTES, k, v)`, `put(store=self._items)`): (position
-    or -1, keyword, name), for the linker to match with the helper's changed parameters."""
+    """The arguments of a call that are module state (`put(NOTES, k, v)`, `put(store=NOTES)`):
+    (position or -1, keyword, name), for the linker to match with the helper's changed parameters."""
     out: list[tuple[int, str, str]] = []
     position = 0
     for arg in call.args:
@@ -1489,12 +1478,6 @@ def function_effects(fn: FunctionFacts, ctx: FileContext) -> tuple[str, ParamGua
         if write is not None:
             mutates, site = write[0], _site(ctx, write[2], write[1])
             guard = mutation_guard(fn, [write[1]])
-    if not mutates and holds_state(fn, ctx):
-        # `self.items[k] = v` in a method of an object the server keeps (mcp004_held_state).
-        writes = sorted(held_writes(fn, ctx), key=lambda w: ctx.range(w[2]).start.line)
-        if writes:
-            mutates, site = writes[0][0].description, _site(ctx, writes[0][2], writes[0][1])
-            guard = mutation_guard(fn, [writes[0][1]])
     prepares = ""
     if not mutates:
         preparation = _first_preparation(fn, ctx)
@@ -1782,7 +1765,7 @@ class MutationFirst(Payload):
     # The parameter the mutation's branch depends on (mutation_guard): reported only where some
     # caller passes what runs it.
     when: ParamGuard | None = None
-    # For a call of another module's helper: the arguments that are module or held state,
+    # For a call of another module's helper: the arguments that are module state,
     # (position or -1, keyword, name); a change there if the helper changes that parameter.
     handed: tuple[tuple[int, str, str], ...] = ()
 
@@ -1863,17 +1846,17 @@ def set_stock(sku: str, quantity: int) -> str:
             return
         module_names = _module_names(ctx)
         steps = _Steps(fn, ctx, module_names)
-        if not classify_calls(steps, fn, ctx) and not globals_ and not fn.has_item_assignment and not steps.held:
+        if not classify_calls(steps, fn, ctx) and not globals_ and not fn.has_item_assignment:
             return
         direct_checks = (
             _file_says(ctx, "assert ")
             or any(r.conditions and r.handler is None for r in (*fn.raises, *fn.returns))
             or _may_reject_implicitly(fn, ctx)
         )
-        direct_mutation = fn.has_item_assignment or globals_ or steps.held or any(isinstance(k, MutationKind) for k in steps.kinds.values())
+        direct_mutation = fn.has_item_assignment or globals_ or any(isinstance(k, MutationKind) for k in steps.kinds.values())
         if not direct_checks and not (direct_mutation and steps.validators):
             return  # nothing can reject the call after a mutation (helpers need a direct check)
-        if not (fn.has_item_assignment or globals_ or steps.held):
+        if not (fn.has_item_assignment or globals_):
             steps.start_at_first_candidate()
         steps.block(body, (), fn.node, False)
         _drop_probes(steps)
