@@ -487,10 +487,6 @@ class _Steps:
         # Helper calls that count only as the change a helper's set-up was for, after the check,
         # never as the first mutation themselves.
         self.after_only: set[int] = set()
-        # Calls of another module's helper handed module state: id(call) -> (position or
-        # -1, keyword, state name) per such argument; the linker asks whether the helper changes
-        # that parameter (FunctionSummary.changes_params).
-        self.handed: dict[int, tuple[tuple[int, str, str], ...]] = {}
         self.by_statement: dict[int, list[cst.Call]] = {}
         for call in fn.calls:
             if call.handler is None and call.statement is not None:
@@ -957,9 +953,6 @@ def classify_calls(steps: _Steps, fn: FunctionFacts, ctx: FileContext) -> bool:
         steps.validators[id(call.node)] = callee
         if _sets_up(call.node, last_name(callee)):
             continue
-        handed_args = _state_arguments(steps, call.node, locals_) if callee not in ctx.model.functions else ()
-        if handed_args:
-            steps.handed[id(call.node)] = handed_args  # the linker asks whether it changes what it is handed
         if _is_doer(last_name(callee)) and _may_mutate(callee, ctx, steps.module_names):
             steps.kinds[id(call.node)] = callee
             if _is_doer(last_name(callee)) or callee in ctx.model.functions:
@@ -969,9 +962,6 @@ def classify_calls(steps: _Steps, fn: FunctionFacts, ctx: FileContext) -> bool:
         elif _prepares_only(callee, ctx):
             steps.kinds[id(call.node)] = callee  # `_prepare_output(out)`: set-up for a later change
             prepared = True
-        elif handed_args:
-            steps.kinds[id(call.node)] = callee  # another module's helper handed state (`put(NOTES, k, v)`)
-            any_mutation = True
         elif callee in ctx.model.functions:
             maybe.append((id(call.node), callee))
     if prepared:
@@ -1004,32 +994,11 @@ def _state_handed(steps: _Steps, call: cst.Call, callee: str, locals_: frozenset
         name = chain(argument) if argument is not None else None
         if not name:
             continue
-        if _is_state(steps, name, locals_):
+        root = name.split(".")[0]
+        module_state = root in steps.module_names and root not in locals_ and root not in steps.fn.params and not _BOOKKEEPING.search(root)
+        if module_state or root in steps.local.state_aliases:
             return MutationKind(f"changes module-level state ({name}, in {last_name(callee)})", (name,), effect=Effect.MODULE_STATE)
     return None
-
-
-def _is_state(steps: _Steps, name: str, locals_: frozenset[str]) -> bool:
-    """Is the chain module state, or an item of it taken into a local (`note = NOTES[i]`)?"""
-    root = name.split(".")[0]
-    module_state = root in steps.module_names and root not in locals_ and root not in steps.fn.params and not _BOOKKEEPING.search(root)
-    return module_state or root in steps.local.state_aliases
-
-
-def _state_arguments(steps: _Steps, call: cst.Call, locals_: frozenset[str]) -> tuple[tuple[int, str, str], ...]:
-    """The arguments of a call that are module state (`put(NOTES, k, v)`, `put(store=NOTES)`):
-    (position or -1, keyword, name), for the linker to match with the helper's changed parameters."""
-    out: list[tuple[int, str, str]] = []
-    position = 0
-    for arg in call.args:
-        if arg.star:
-            break
-        name = chain(arg.value) if isinstance(arg.value, (cst.Name, cst.Attribute)) else None
-        if name and _is_state(steps, name, locals_):
-            out.append((-1 if arg.keyword is not None else position, arg.keyword.value if arg.keyword is not None else "", name))
-        if arg.keyword is None:
-            position += 1
-    return tuple(out)
 
 
 def _guarded_directories(fn: FunctionFacts) -> frozenset[int]:
@@ -1765,9 +1734,6 @@ class MutationFirst(Payload):
     # The parameter the mutation's branch depends on (mutation_guard): reported only where some
     # caller passes what runs it.
     when: ParamGuard | None = None
-    # For a call of another module's helper: the arguments that are module state,
-    # (position or -1, keyword, name); a change there if the helper changes that parameter.
-    handed: tuple[tuple[int, str, str], ...] = ()
 
 
 class MutationBeforeValidation(Rule):
@@ -1832,8 +1798,6 @@ def set_stock(sku: str, quantity: int) -> str:
         """What a helper mutates, for its callers (a tool that calls it before its own check:
         mcp004_helper_effects)."""
         summary.mutates, summary.mutates_when, summary.mutation_site, summary.prepares = function_effects(fn, ctx)
-        changed = params_changed(fn, ctx)
-        summary.changes_params = tuple(i for i, p in enumerate(fn.params) if p in changed)
 
     def check(self, fn: FunctionFacts, ctx: FileContext) -> Iterable[Latent]:
         body = fn.node.body
@@ -2190,7 +2154,6 @@ def set_stock(sku: str, quantity: int) -> str:
             absorbable=raised,  # a caller catching it per item goes on: no rejection
             # Reported only where a caller passes what runs the branch the mutation is in.
             when=mutation_guard(steps.fn, [step.statement]) if helper is None else None,
-            handed=steps.handed.get(id(helper[1]), ()) if helper is not None else (),
         )
         statement = step.statement if isinstance(step.statement, (cst.SimpleStatementLine, cst.BaseSmallStatement)) else node
         applicability, edits = self._fix(ctx, steps, index, checks[0][0]) if not checks[0][1] else (None, ())
@@ -2305,10 +2268,6 @@ def set_stock(sku: str, quantity: int) -> str:
             return Rendered(f"{context.subject} {payload.mutation}, then rejects the call at line {row}", fix, help=advice, notes=(tail,), related=(check_at,))
         inner = effect.mutates(helper) if effect is not None else ""
         subject = context.subject[0].lower() + context.subject[1:]
-        if not inner and effect is not None and payload.handed and (handed := effect.changes_handed(helper, payload.handed, payload.via_attribute)):
-            # State handed to a helper that changes it in place: the change is at the call.
-            call_text = f"{context.subject} calls {payload.helper_name}(), then rejects the call at line {row}"
-            return Rendered(call_text, fix, help=advice, notes=(f"{payload.helper_name}() {handed}", tail), related=(check_at,))
         if not inner and effect is not None:
             return self._prepared_by_helper(payload, effect, latent, context, chosen, fix, check_at)
         if not inner or not self._helper_mutates_here(payload, effect.guard(helper) if effect is not None else None):
