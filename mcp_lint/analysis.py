@@ -306,6 +306,10 @@ def _call_edges(
                 # Only the exception object itself: `helper(str(e))` is reported at the call site.
                 if dotted(argument.value) == handler.name:
                     failure_params.append(index)
+            if isinstance(call.node.func, cst.Attribute) and dotted(call.node.func.value) == handler.name:
+                # `e.as_dict()`: the caught exception is the method's object, `self` (position -1
+                # here: the linker shifts a method's positions by one past `self`).
+                failure_params.append(-1)
             if handler.foreign:
                 exc_params = list(failure_params)
         if resolved and call.returned:

@@ -726,8 +726,24 @@ def _described_failure(fn: FunctionFacts, ctx: FileContext, lookup: bool) -> int
     described = _described_exception(fn, ctx, lookup)
     if described >= 0 or not _only_failures(fn, ctx, lookup):
         return described
+    if _describes_itself(fn, ctx):
+        # `def as_dict(self): return {"error": self.kind, "message": self.message}` of an
+        # exception class: a caller that caught one and returns `e.as_dict()` hands it in as
+        # `self` (CallEdge.failure_params -1): the failure value is built here.
+        return 0
     described_values = _read_in_parts(fn.node.body)
     return next((i for i, p in enumerate(fn.params) if p not in {"self", "cls", "ctx", "context"} and p in described_values), -1)
+
+
+def _describes_itself(fn: FunctionFacts, ctx: FileContext) -> bool:
+    """Is the function a method of an exception-like class of this module (a base named as an
+    exception is, or one of the module's exception-like classes) whose returns read its own
+    fields (`self.message`)?"""
+    if not fn.class_name or not fn.params or fn.params[0] != "self" or "self" not in _read_in_parts(fn.node.body):
+        return False
+    qual = f"{ctx.model.module}.{fn.class_name}" if ctx.model.module else fn.class_name
+    bases = ctx.model.classes.get(qual, ())
+    return qual in ctx.model.class_attrs or any(b.endswith(("Error", "Exception")) or b in ctx.model.class_attrs for b in bases)
 
 
 def _leading_call(value: cst.BaseExpression, fn: FunctionFacts) -> cst.Call | None:
