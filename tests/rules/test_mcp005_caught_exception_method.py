@@ -140,3 +140,43 @@ def get_page(url: str) -> dict:
         return e.response.json()  # expect: MCP002
     return dict(response.headers)
 """, expect=False))
+
+
+def test_method_returns_its_own_fields_whatever_the_keys() -> None:
+    source = _server("""
+
+@mcp.tool()
+def get_record(record_id: str) -> dict:
+    \"\"\"Read one record.\"\"\"
+    try:
+        return fetch(record_id)
+    except RecordError as e:
+        return e.summary()
+""", expect=False).replace('''    def retry_after(self) -> int:''', '''    def summary(self) -> dict[str, Any]:
+        return {"kind": self.kind, "text": self.message.strip(), "retry": False}  # expect: MCP005
+
+    def retry_after(self) -> int:''')
+    (finding,) = [f for f in check(source) if f.code == "MCP005"]
+    assert said(finding).splitlines()[3] == "the failure: a dict with the exception's own fields"
+
+
+def test_own_fields_of_a_class_that_is_no_exception() -> None:
+    check(_server("""
+
+class Page:
+    def __init__(self, number: int) -> None:
+        self.number = number
+
+    def as_dict(self) -> dict:
+        return {"page": self.number}
+
+
+@mcp.tool()
+def get_page(number: int) -> dict:
+    \"\"\"Read one page of records.\"\"\"
+    try:
+        page = Page(number)
+    except RecordError as e:
+        return {"page": number, "note": "no records"}
+    return page.as_dict()
+""", expect=False))
