@@ -626,6 +626,11 @@ def _forwards(call: cst.Call, facts: FunctionFacts) -> tuple[tuple[int, int], ..
         value = argument.value
         if type(value) is cst.Name and value.value in facts.params and value.value not in {"self", "cls"}:
             out.append((index, facts.params.index(value.value)))
+    receiver = call.func.value if isinstance(call.func, cst.Attribute) else None
+    if type(receiver) is cst.Name and receiver.value in facts.params and receiver.value not in {"self", "cls"}:
+        # `def fail(exc: ApiError): return exc.to_response()`: the parameter is the method's
+        # object (position -1: the linker shifts a method's positions by one past `self`).
+        out.append((-1, facts.params.index(receiver.value)))
     return tuple(out)
 
 

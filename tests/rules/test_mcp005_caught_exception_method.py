@@ -180,3 +180,34 @@ def get_page(number: int) -> dict:
         return {"page": number, "note": "no records"}
     return page.as_dict()
 """, expect=False))
+
+
+def test_method_called_by_a_helper_the_caught_exception_is_handed_to() -> None:
+    check(_server("""
+
+def _failed(exc: RecordError) -> dict:
+    return exc.as_dict()
+
+
+@mcp.tool()
+def get_record(record_id: str) -> dict:
+    \"\"\"Read one record.\"\"\"
+    try:
+        return fetch(record_id)
+    except RecordError as e:
+        return _failed(e)
+""", expect=True))
+
+
+def test_helper_handed_an_exception_no_caller_caught() -> None:
+    check(_server("""
+
+def _failed(exc: RecordError) -> dict:
+    return exc.as_dict()
+
+
+@mcp.tool()
+def error_example(record_id: str) -> dict:
+    \"\"\"Show what the error for an invalid id looks like.\"\"\"
+    return _failed(RecordError("invalid_id", f"Record id {record_id!r} must be digits."))
+""", expect=False))
