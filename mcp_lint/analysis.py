@@ -308,6 +308,10 @@ def _call_edges(
                 # Only the exception object itself: `helper(str(e))` is reported at the call site.
                 if dotted(argument.value) == handler.name:
                     failure_params.append(index)
+            if isinstance(call.node.func, cst.Attribute) and dotted(call.node.func.value) == handler.name:
+                # `e.as_dict()`: the caught exception is the method's object, `self` (position -1
+                # here: the linker shifts a method's positions by one past `self`).
+                failure_params.append(-1)
             if handler.foreign:
                 exc_params = list(failure_params)
         if resolved and call.returned:
@@ -642,6 +646,11 @@ def _forwards(call: cst.Call, facts: FunctionFacts) -> tuple[tuple[int, int], ..
         value = argument.value
         if type(value) is cst.Name and value.value in facts.params and value.value not in {"self", "cls"}:
             out.append((index, facts.params.index(value.value)))
+    receiver = call.func.value if isinstance(call.func, cst.Attribute) else None
+    if type(receiver) is cst.Name and receiver.value in facts.params and receiver.value not in {"self", "cls"}:
+        # `def fail(exc: ApiError): return exc.to_response()`: the parameter is the method's
+        # object (position -1: the linker shifts a method's positions by one past `self`).
+        out.append((-1, facts.params.index(receiver.value)))
     return tuple(out)
 
 

@@ -79,6 +79,8 @@ class ToolPaths:
     # Those of `exc_params` where a caller raises the value it gets back (`raise make_error(e)`):
     # an exception this function builds from such a parameter is raised there (mark_raised_factories()).
     raised_exc_params: set[int] = field(default_factory=set)
+    # ... and those it fills with a response it found failed (`raise _error_from_response(exc.response)`).
+    raised_body_params: set[int] = field(default_factory=set)
     # A caller raises a plain exception with text of this function's value (directly or through
     # callers returning it): the class, "" if none (mark_raised_text()).
     raised_text: str = ""
@@ -362,9 +364,10 @@ def mark_raised_factories(names: ProjectNames, reached: dict[str, ToolPaths]) ->
     value it raises (`raise self._unreachable(e) from e`): ToolPaths.raised_exc_params."""
     for qual in list(reached):
         for edge in names.functions[qual][1].calls:
-            if not edge.raises_value or not edge.exc_params:
+            if not edge.raises_value or not (edge.exc_params or edge.failed_responses):
                 continue
             for target in names.call_targets(qual, edge):
                 if target[1].qualname in reached:
                     shift = receiver_shift(edge.via_attribute, target[1].params)
                     reached[target[1].qualname].raised_exc_params.update(i + shift for i in edge.exc_params)
+                    reached[target[1].qualname].raised_body_params.update(i + shift for i in edge.failed_responses)

@@ -230,6 +230,8 @@ class _BodyWalker(FastVisitor):
             root, rest = name.split(".", 1)
             if root in self.local_instances:
                 callee = f"{self.local_instances[root]}.{rest}"
+            elif "." not in rest:
+                callee = self._method_of_caught(root, rest)
         elif name is None and isinstance(node.func, cst.Attribute):
             callee = self._method_of_result(node.func)
         if callee is None:
@@ -527,8 +529,26 @@ class _BodyWalker(FastVisitor):
     def _handler(self) -> Handler | None:
         return self.handlers[-1] if self.handlers else None
 
+    def _method_of_caught(self, name: str, method: str) -> str | None:
+        """`except RecordError as e: return e.as_dict()`: a method called on the caught exception
+        is the caught class's method (one class, qualified: a class of a module, not a builtin;
+        a class of the function's own package, as a typed local's is). None for anything else:
+        a library exception's method stays an unknown call."""
+        handler = self._handler()
+        while handler is not None and handler.name != name:
+            handler = handler.parent
+        if handler is None or len(handler.caught) != 1 or handler.node.type is None or handler.caught[0] in _BUILTIN_NAMES:
+            return None
+        caught = self.resolve_callee(handler.node.type)  # a class of this module qualified too
+        if caught is None or caught.split(".")[0] != self.facts.qualname.split(".")[0]:
+            return None
+        return f"{caught}.{method}"
+
     def _guarded(self) -> frozenset[TryGuard]:
         return frozenset(self.guards)
+
+
+_BUILTIN_NAMES = frozenset(dir(builtins))
 
 
 def _returns_exceptions(call: cst.Call) -> bool:

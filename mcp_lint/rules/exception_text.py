@@ -22,6 +22,7 @@ from mcp_lint.model.walk import descendants
 from mcp_lint.vocabulary import FILLER_WORDS
 from mcp_lint.model.summary import receiver_shift
 from mcp_lint.rules.base import FileContext, LinkedProject
+from mcp_lint.rules.http_status import caught_status
 
 _STATUS_ATTRS = frozenset({"status_code", "ok", "is_success", "is_error", "status", "is_client_error", "is_server_error"})
 _BODY_ATTRS = frozenset({"text", "content", "json", "body", "reason_phrase"})
@@ -438,13 +439,17 @@ def failed_response_args(fn: FunctionFacts, ctx: FileContext) -> dict[int, tuple
     `if resp.is_error:`, or raised after leaving on its success). What the callee reads of their
     body is an upstream error body."""
     out: dict[int, tuple[int, ...]] = {}
-    sinks = [(r.node.exc, r.conditions, r.node) for r in fn.raises] + [(r.node.value, r.conditions, None) for r in fn.returns]
-    for value, conditions, raised in sinks:
+    sinks = [(r.node.exc, r.conditions, r.node, r.handler) for r in fn.raises] + [(r.node.value, r.conditions, None, r.handler) for r in fn.returns]
+    for value, conditions, raised, handler in sinks:
         if value is None or not (conditions or raised is not None):
             continue
         bases = status_bases(conditions, ctx) if conditions else set()
         if not bases and raised is not None:
             bases = left_on_success(fn, raised, ctx)  # `if r.is_success: return ...` before it
+        if not bases and raised is not None and handler is not None:
+            # `except httpx.HTTPStatusError as exc: raise _error_from_response(exc.response)`:
+            # the response of a status error is a failed one.
+            bases = _failed_response_of(handler)
         if not bases:
             continue
         for node in descendants(value):
@@ -454,6 +459,13 @@ def failed_response_args(fn: FunctionFacts, ctx: FileContext) -> dict[int, tuple
                 if taken:
                     out[id(node)] = taken
     return out
+
+
+def _failed_response_of(handler: Handler) -> set[str]:
+    """`{"exc.response"}` for a clause catching only a status error whose response holds the
+    status (`except httpx.HTTPStatusError as exc:`), empty otherwise."""
+    status = caught_status(handler)
+    return {status.rsplit(".", 1)[0]} if status and status.endswith(".response.status_code") else set()
 
 
 def decodes_a_reply(value: cst.BaseExpression) -> bool:

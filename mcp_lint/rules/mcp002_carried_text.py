@@ -96,7 +96,10 @@ class CarriedText:
             return None  # the tested value is what the project's own function answered: its text
         constructed = raw_text(latent).constructed
         if constructed is not None:
-            given = self._given_to_message(*constructed)
+            positions = constructed[1]
+            if raw_text(latent).constructed_keywords:
+                positions = (*positions, *self._keyword_positions(constructed[0], raw_text(latent).constructed_keywords))
+            given = self._given_to_message(constructed[0], positions)
             if given is False or (given is None and latent.variant.endswith("-body")):
                 # `raise ApiError(exc)` whose `__init__` keeps `exc` out of the message, or a
                 # response handed to a class not known to read its body into it.
@@ -110,7 +113,15 @@ class CarriedText:
             latent = decided
         if latent.route == "text" and reach.raised_text and not project.applies(latent, reach):
             latent = _raised_in_caller(latent, reach.raised_text)
-        if raw_text(latent).factory and latent.param in reach.raised_exc_params:
+        body_param = raw_text(latent).body_param
+        if raw_text(latent).factory and body_param is not None:
+            # A factory building the project exception from a response's body (`raise
+            # _error_from_response(exc.response)`, `raise ApiError.from_response(resp)`): only
+            # where a caller raises what it returns, handed a response it found failed.
+            if body_param not in reach.raised_body_params:
+                return None
+            latent = _raised_by_caller(latent)
+        elif raw_text(latent).factory and latent.param in reach.raised_exc_params:
             latent = _raised_by_caller(latent)
         elif raw_text(latent).raised_only:
             return None  # a factory's text found through a local: followed only where it is raised
@@ -181,6 +192,16 @@ class CarriedText:
         """Does the `__init__` of project class `cls` put the text of the constructor arguments
         at `positions` into the exception's message (model.message_params.message_takes)?"""
         return message_takes(self.project.class_ancestors(cls) or (cls,), self._init_of, positions)
+
+    def _keyword_positions(self, cls: str, keywords: tuple[str, ...]) -> tuple[int, ...]:
+        """The constructor positions of keyword arguments, by the nearest `__init__` the project
+        defines for `cls` (as message_takes counts them: past `self`)."""
+        for qual in self.project.class_ancestors(cls) or (cls,):
+            init = self._init_of(qual)
+            if init is not None:
+                shift = 1 if init.params and init.params[0] == "self" else 0
+                return tuple(init.params.index(k) - shift for k in keywords if k in init.params)
+        return ()
 
     def _init_of(self, cls: str) -> FunctionSummary | None:
         found = self.project.function(cls + ".__init__")
@@ -404,7 +425,9 @@ def _raised_by_caller(latent: Latent) -> Latent:
     payload = raw_text(latent)
     cls = payload.factory
     raised = replace(latent, payload=replace(payload, raised=cls, cls=cls), raises=cls, raises_qual=payload.factory_qual)
-    return replace(raised, variant="raise-other-param", route="raise")
+    # (A response's body stays a body: "raise-other-body", as a raise of it written in place.)
+    variant = "raise-other-body" if latent.variant.endswith("-body") else "raise-other-param"
+    return replace(raised, variant=variant, route="raise")
 
 
 def _gives_no_text_back(handed: HandedOn, callee: FunctionSummary) -> bool:

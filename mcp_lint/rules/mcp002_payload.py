@@ -101,6 +101,9 @@ class RawText(Payload):
     # ApiError(exc)`, `raise ApiError(resp)`): (the class qualified, the argument positions). Whether
     # the message holds its text is the class's `__init__`'s to say (FunctionSummary.message_params).
     constructed: tuple[str, tuple[int, ...]] | None = None
+    # With `constructed`: the keyword arguments that hand it the text (`ApiError(messages=...)`),
+    # placed by the `__init__`'s parameters at link time.
+    constructed_keywords: tuple[str, ...] = ()
     # The body is a field of what a call outside the project's functions answered, tested for
     # failure by the author (`result = app.acquire_token(...)`; `if "error" in result:`): that
     # call, qualified. The link step drops it where the callee turns out to be the project's.

@@ -617,8 +617,18 @@ async def get_forecast(city: str) -> str:
             first: dict[str, Latent] = {}
             others: dict[str, list[Span]] = {}
             for node, value, variant, conditions in self._body_sinks(fn, ctx):
-                if id(node) in seen or (variant == "return" and _built_exception(fn, value) is not None):
-                    continue  # an exception object built here: its message is not known to be the body
+                if id(node) in seen:
+                    continue
+                made = _constructed_here(fn, value, ctx) if variant == "return" else None
+                if made is not None:
+                    # An exception object built here (`return ApiError(status, messages)`, `return
+                    # cls(message, ...)` in a classmethod): a factory whose value a caller raises.
+                    # Whether its message holds the body is its class's `__init__`'s to say (link time).
+                    factory = self._factory_body(fn, ctx, node, value, made, param, index)
+                    if factory is not None:
+                        seen.add(id(node))
+                        yield factory
+                    continue
                 body = _body_through_locals(value, {param}, fn, ctx)
                 if body is not None:
                     seen.add(id(node))
@@ -862,6 +872,40 @@ async def get_forecast(city: str) -> str:
             variant = _raise_variant(fact.node.exc, ctx) if isinstance(fact.node.exc, cst.Call) else ""
             if variant in {"raise", "raise-protocol"}:
                 yield fact.node, fact.node.exc, variant, fact.conditions
+
+    def _factory_body(
+        self, fn: FunctionFacts, ctx: FileContext, node: cst.CSTNode, value: cst.BaseExpression, made: tuple[cst.Call, str], param: str, index: int
+    ) -> Latent | None:
+        """The body of the response parameter `param` handed (through locals) to the constructor
+        of the project exception a factory returns: reported at the return, kept where a caller
+        raises what it returns with a response it found failed, and the class's `__init__` puts
+        those arguments into its message (CarriedText.link)."""
+        call, qual = made
+        positions: list[int] = []
+        keywords: list[str] = []
+        body = None
+        for position, argument in enumerate(call.args):
+            if argument.star:
+                continue
+            found = _body_through_locals(argument.value, {param}, fn, ctx)
+            if found is None:
+                continue
+            body = body or found
+            if argument.keyword is None:
+                positions.append(position)
+            else:
+                keywords.append(argument.keyword.value)
+        if body is None:
+            return None
+        latent = self._body_latent(ctx, node, value, "return", body, body_param=index)
+        payload = replace(
+            raw_text(latent),
+            factory=last_name(qual),
+            factory_qual=qual,
+            constructed=(qual, tuple(positions)),
+            constructed_keywords=tuple(keywords),
+        )
+        return replace(latent, payload=payload)
 
     def _body_latent(
         self,
@@ -1763,6 +1807,19 @@ def _built_exception(fn: FunctionFacts, value: cst.BaseExpression) -> cst.Call |
     if isinstance(built, cst.Call) and last_name(dotted(built.func) or "")[:1].isupper():
         return built
     return None
+
+
+def _constructed_here(fn: FunctionFacts, value: cst.BaseExpression, ctx: FileContext) -> tuple[cst.Call, str] | None:
+    """(the call, its class qualified) when a function returns an object of a project class it
+    constructs (`return ApiError(...)`, `err = ApiError(...); return err`, `return cls(...)` in a
+    classmethod of the module's class)."""
+    built = unwrap_await(fn.value_of(value))
+    if not isinstance(built, cst.Call):
+        return None
+    if dotted(built.func) == "cls" and fn.class_name and fn.params[:1] == ("cls",):
+        return built, f"{ctx.model.module}.{fn.class_name}" if ctx.model.module else fn.class_name
+    qual = project_class(built.func, ctx) if last_name(dotted(built.func) or "")[:1].isupper() else None
+    return (built, qual) if qual else None
 
 
 def _message_values(fn: FunctionFacts, call: cst.Call) -> Iterator[cst.BaseExpression]:

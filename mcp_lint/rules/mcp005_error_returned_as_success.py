@@ -725,10 +725,47 @@ def _described_failure(fn: FunctionFacts, ctx: FileContext, lookup: bool) -> int
     whole (`tool_error(message)`, whose callers choose the words). Its returns apply only where
     a caller hands in a failure it caught or found (Latent.param, CallEdge.failure_params)."""
     described = _described_exception(fn, ctx, lookup)
+    if described < 0 and _describes_itself(fn, ctx, lookup):
+        # `def as_dict(self): return {"error": self.kind, "message": self.message}` of an
+        # exception class: a caller that caught one and returns `e.as_dict()` hands it in as
+        # `self` (CallEdge.failure_params -1): the failure value is built here.
+        return 0
     if described >= 0 or not _only_failures(fn, ctx, lookup):
         return described
     described_values = _read_in_parts(fn.node.body)
     return next((i for i, p in enumerate(fn.params) if p not in {"self", "cls", "ctx", "context"} and p in described_values), -1)
+
+
+def _describes_itself(fn: FunctionFacts, ctx: FileContext, lookup: bool) -> bool:
+    """Is the function a method of an exception-like class of this module (a base named as an
+    exception is, or one of the module's exception-like classes) every value of which is a
+    failure, or a dict of its own fields (`{"kind": self.kind, "text": self.message}`, whatever
+    its keys' language)?"""
+    if not fn.class_name or not fn.params or fn.params[0] != "self" or "self" not in _read_in_parts(fn.node.body):
+        return False
+    qual = f"{ctx.model.module}.{fn.class_name}" if ctx.model.module else fn.class_name
+    bases = ctx.model.classes.get(qual, ())
+    if not (qual in ctx.model.class_attrs or any(b.endswith(("Error", "Exception")) or b in ctx.model.class_attrs for b in bases)):
+        return False
+    values = [fn.value_of(r.node.value) for r in fn.returns if r.node.value is not None]
+    return bool(values) and all(_own_fields(v) or classify_return(v, ctx, conditional=True, lookup=lookup) is not None for v in values)
+
+
+def _own_fields(value: cst.BaseExpression) -> bool:
+    """A dict that holds fields of `self` and beside them only constants (`{"kind": self.kind,
+    "text": redact(self.message), "retry": False}`): an exception's own account of itself."""
+    if not isinstance(value, cst.Dict):
+        return False
+    found = False
+    for element in value.elements:
+        if not isinstance(element, cst.DictElement):
+            return False
+        item = element.value
+        if any(isinstance(n, cst.Attribute) and isinstance(n.value, cst.Name) and n.value.value == "self" for n in descendants(item)):
+            found = True
+        elif not (isinstance(item, (cst.SimpleString, cst.ConcatenatedString, cst.Integer, cst.Float)) or (isinstance(item, cst.Name) and item.value in {"True", "False", "None"})):
+            return False
+    return found
 
 
 def _leading_call(value: cst.BaseExpression, fn: FunctionFacts) -> cst.Call | None:
@@ -1310,6 +1347,9 @@ def check_health() -> dict:
             found = _failure_prefix(fn.reaching_prefixes[id(value)], value)
         if found is None and worded and _written_text(unwrap_await(resolved)):
             found = "string", _wording(resolved, ctx), resolved
+        if found is None and conditional and fn.params[:1] == ("self",) and _own_fields(unwrap_await(resolved)) and _describes_itself(fn, ctx, lookup):
+            # (The linker keeps it only where a caller returns it of an exception it caught.)
+            found = "dict", "the exception's own fields", None
         if found is None and ret.handler is not None and not in_branch and _only_reports(ret.handler) and not _converts(ret.handler):
             found = _written_in_handler(resolved, ctx)
         by_path = False
