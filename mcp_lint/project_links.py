@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import os
 from dataclasses import replace
-from typing import Callable, Collection, Iterable, Mapping
+from typing import Collection, Iterable, Mapping
 
 from mcp_lint.findings import Finding, Fix, Location, Related
 from mcp_lint.fixing.materialise import LinkFixes, with_edits
@@ -99,8 +99,6 @@ class Project(ProjectNames):
         self.wrapper_guards: dict[str, list[TryGuard]] = {}
         self.guarding_wrappers: set[str] = set()  # those wrappers: their own raises are not under them
         self._tools_on: dict[str, set[str]] | None = None  # server key -> tool names (tools_on())
-        self._failed: dict[str, set[int]] | None = None  # function -> positions given a failed response
-        self._decoded: dict[str, set[int]] | None = None  # function -> positions given a decoded reply
         self._tool_sites: dict[str, tuple[str, Location, Location]] | None = None  # tool name -> its def (tool_sites())
         # Decorator -> the functions it decorates (decorated()), built on the first question.
         self._decorated: dict[str, list[str]] | None = None
@@ -684,34 +682,6 @@ class Project(ProjectNames):
                 if fix is not None:
                     out[index] = replace(finding, fix=fix)
                     changed = self.fixes.offered(spec) or changed
-
-    def failed_responses(self) -> dict[str, set[int]]:
-        """By function: the parameter positions some caller passes a response it found failed
-        (CallEdge.failed_responses), counted over the whole project once."""
-        if self._failed is None:
-            self._failed = self._positions_passed(lambda edge: edge.failed_responses)
-        return self._failed
-
-    def decoded_replies(self) -> dict[str, set[int]]:
-        """By function: the parameter positions some caller passes a decoded upstream reply
-        (CallEdge.decoded_replies), counted over the whole project once."""
-        if self._decoded is None:
-            self._decoded = self._positions_passed(lambda edge: edge.decoded_replies)
-        return self._decoded
-
-    def _positions_passed(self, positions: Callable[[CallEdge], tuple[int, ...]]) -> dict[str, set[int]]:
-        """By called function: its parameter positions that the edges' `positions` name."""
-        out: dict[str, set[int]] = {}
-        for summary in self.summaries:
-            for fn in summary.functions.values():
-                for edge in fn.calls:
-                    passed = positions(edge)
-                    if not passed:
-                        continue
-                    for target in self.call_targets(fn.qualname, edge):
-                        shift = receiver_shift(edge.via_attribute, target[1].params)
-                        out.setdefault(target[1].qualname, set()).update(i + shift for i in passed)
-        return out
 
     def _through_helper(self, latent: Latent, caller: str) -> Latent:
         """The latent with the statements of the project function whose result its flow takes

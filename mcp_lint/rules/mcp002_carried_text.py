@@ -14,7 +14,8 @@ clause reported for its own sake (a broad `except Exception`) is left to that cl
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import Mapping
+from operator import attrgetter
+from typing import Callable, Mapping
 
 from mcp_lint.findings import Related
 from mcp_lint.model.escape_exits import AUTHOR, CARRIED, PARAMETER, UNKNOWN
@@ -23,7 +24,7 @@ from mcp_lint.model.exception_guards import catching_clause, catching_site
 from mcp_lint.model.frameworks import TOOL_ERROR_CLASSES
 from mcp_lint.model.message_params import message_takes
 from mcp_lint.model.names import last_name
-from mcp_lint.model.summary import FunctionSummary, Latent, receiver_shift
+from mcp_lint.model.summary import CallEdge, FunctionSummary, Latent, receiver_shift
 from mcp_lint.rules.base import LinkedProject, Reach, RenderContext, Rule
 from mcp_lint.rules.exception_text import HandedOn, reported_in_callee
 from mcp_lint.rules.mcp002_payload import raw_text
@@ -140,8 +141,8 @@ class CarriedText:
         if not project.applies(latent, reach):
             return None
         body_param = raw_text(latent).body_param
-        if body_param is not None and body_param not in project.failed_responses().get(function, ()):
-            if not (raw_text(latent).reply_tested and body_param in project.decoded_replies().get(function, ())):
+        if body_param is not None and body_param not in self._passed_by_callers(function, attrgetter("failed_responses")):
+            if not (raw_text(latent).reply_tested and body_param in self._passed_by_callers(function, attrgetter("decoded_replies"))):
                 return None  # no caller passes it a response found failed (or a reply it tests)
         if latent.site and self.reported is not None and latent.site in self.rewrapped:
             inner = tuple(sorted(self.rewrapped[latent.site], key=lambda r: (r.filename, r.location.row)))
@@ -149,6 +150,13 @@ class CarriedText:
         if latent.route == "raise" and function not in project.guarding_wrappers and self._swallowed(latent, reach):
             return None
         return latent
+
+    def _passed_by_callers(self, function: str, positions: Callable[[CallEdge], tuple[int, ...]]) -> set[int]:
+        """The parameter positions of `function` (`self` counted) at which some caller's call, as
+        the project's one call graph has it (LinkedProject.callers_of), passes what `positions`
+        names: a response it found failed (CallEdge.failed_responses), a decoded reply."""
+        params = self.project.functions[function][1].params
+        return {i + receiver_shift(edge.via_attribute, params) for _, edge in self.project.callers_of(function) for i in positions(edge)}
 
     def _outside_project(self, callee: str, depth: int = 0) -> bool:
         """Is `callee` (qualified as the module wrote it) known to be code outside the project: no
