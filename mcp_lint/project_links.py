@@ -42,7 +42,6 @@ from mcp_lint.model.frameworks import (
     reexported_family,
     reexported_server_families,
 )
-from mcp_lint.model.message_params import message_takes
 from mcp_lint.model.names import last_name
 from mcp_lint.model import table_rows
 from mcp_lint.linking.passed_callables import passed_functions
@@ -576,7 +575,6 @@ class Project(ProjectNames):
         out: list[Finding] = []
         moved: dict[tuple[str, str, Location], int] = {}
         reached = self.trace_tools()
-        self._count_carriers(reached)
         codes = sorted({latent.code for qual in reached for latent in self.functions[qual][1].latent})
         rules = {code: rule for code in codes if (rule := rule_by_code(code)) is not None}
         states = {code: rule.link_start(self, reached) for code, rule in rules.items()}
@@ -750,44 +748,6 @@ class Project(ProjectNames):
         return self.fixes.materialise(spec, summary, family)
 
     # -- exception text carried and passed on (rules.base.LinkedProject) -------------------------
-    def _count_carriers(self, reached: dict[str, ToolPaths]) -> None:
-        """Count, over each project exception class and its subclasses, the raises built from a
-        caught library exception's text and the others (FunctionSummary.exception_raises), in
-        the modules holding a function a tool reaches and those defining the exception classes
-        they raise and catch. A prefiltered run analyses exactly these too, so the verdicts (and
-        findings) are those of a whole analysis."""
-        self._carrier_totals: dict[str, tuple[int, int]] = {}
-        self._carrier_examples: dict[str, str] = {}  # class -> "path:row" of a raise carrying library text
-        names = {self.functions[qual][0].module for qual in reached}
-        names.update(cls.rpartition(".")[0] for classes in self.looked_up_classes() for cls in classes)
-        for summary in (self.modules[name] for name in sorted(names) if name in self.modules):
-            for fn in summary.functions.values():
-                for raised, carried, row, handed in fn.exception_raises:
-                    if handed and not carried:
-                        # `raise ApiError(exc)`: its message holds the text unless the class's
-                        # `__init__` keeps it out (FunctionSummary.message_params).
-                        carried = message_takes(self.class_ancestors(raised) or (raised,), self._init_of, handed) is not False
-                    for ancestor in self.class_ancestors(raised):
-                        library, own = self._carrier_totals.get(ancestor, (0, 0))
-                        self._carrier_totals[ancestor] = (library + carried, own + (not carried))
-                        if carried:
-                            self._carrier_examples.setdefault(ancestor, f"{summary.path}:{row}")
-
-    def _init_of(self, cls: str) -> FunctionSummary | None:
-        """The `__init__` the project class `cls` defines itself, None when it defines none."""
-        found = self.function(cls + ".__init__")
-        return found[1] if found is not None else None
-
-    def is_carrier(self, qual: str) -> bool:
-        """Does every raise of the project class `qual` (or a subclass) in the counted modules
-        carry a caught library exception's text? Then catching it is catching library text."""
-        library, own = self._carrier_totals.get(self.resolve(qual), (0, 0))
-        return library > 0 and own == 0
-
-    def carrier_example(self, qual: str) -> str:
-        """Where a raise of the class carries library text ("path:row"), "" when none is known."""
-        return self._carrier_examples.get(self.resolve(qual), "")
-
     def catching_sites(self, latent: Latent, reach: ToolPaths) -> list[str] | None:
         """The `except` clauses (Handler.site) that catch this raise again, in its own function or
         on the way to the tools; None when it is no raise or escapes to the framework on some path."""

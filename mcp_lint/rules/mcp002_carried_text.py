@@ -6,7 +6,7 @@ the raise that put library text into the class is reported, naming the statement
 on to the model (the statement that builds the failure value). That holds whatever else
 the class carries. Only a clause that wraps a *carrier*'s text (every `raise` of the class, or of
 a subclass, in the counted modules is built from a caught library exception's text:
-`LinkedProject.is_carrier`) into yet another exception is reported itself, as a clause catching
+`Carriers.is_carrier`) into yet another exception is reported itself, as a clause catching
 `httpx.HTTPError` would be: that raise takes the library text in again. A raise caught by a
 clause reported for its own sake (a broad `except Exception`) is left to that clause.
 """
@@ -22,11 +22,11 @@ from mcp_lint.model.escape_exits import AUTHOR, CARRIED, PARAMETER, UNKNOWN
 from mcp_lint.model.escapes import EscapeLinks
 from mcp_lint.model.exception_guards import catching_clause, catching_site
 from mcp_lint.model.frameworks import TOOL_ERROR_CLASSES
-from mcp_lint.model.message_params import message_takes
 from mcp_lint.model.names import last_name
 from mcp_lint.model.summary import CallEdge, FunctionSummary, Latent, receiver_shift
 from mcp_lint.rules.base import LinkedProject, Reach, RenderContext, Rule
 from mcp_lint.rules.exception_text import HandedOn, reported_in_callee
+from mcp_lint.rules.mcp002_carriers import Carriers
 from mcp_lint.rules.mcp002_payload import raw_text
 
 # How many hops of a clause wrapping the text into another exception, caught and passed on
@@ -44,6 +44,9 @@ class CarriedText:
         self.rule = rule
         self.project = project
         self.reached = reached
+        # Counted before anything else here looks classes up: the modules counted are those of the
+        # classes looked up while the tools were traced (a prefiltered run analyses the same).
+        self.carriers = Carriers(project, reached)
         # Handler.site -> how the clause passes the caught exception's text on to the model.
         self.forwarding: dict[str, str] = {}
         # What the project's functions let escape (who wrote a caught ValueError's text).
@@ -95,7 +98,7 @@ class CarriedText:
             return None  # the tested value is what the project's own function answered: its text
         constructed = raw_text(latent).constructed
         if constructed is not None:
-            given = self._given_to_message(*constructed)
+            given = self.carriers.given_to_message(*constructed)
             if given is False or (given is None and latent.variant.endswith("-body")):
                 # `raise ApiError(exc)` whose `__init__` keeps `exc` out of the message, or a
                 # response handed to a class not known to read its body into it.
@@ -127,7 +130,7 @@ class CarriedText:
                 carrier = self._carrier_of(latent)
                 if carrier is None:
                     return None  # passes the author's own text on; a carried library text is reported where it is raised
-                latent = replace(latent, payload=replace(payload, carrier=project.carrier_example(carrier)))
+                latent = replace(latent, payload=replace(payload, carrier=self.carriers.example(carrier)))
         sites = project.catching_sites(latent, reach)
         if sites is None:
             latent = replace(latent, raises="")  # escapes to the framework on some path
@@ -182,15 +185,6 @@ class CarriedText:
                 made = (factory[1].returns_type,) if factory[1].returns_type else factory[1].returned_objects
                 return bool(made) and all(self._outside_project(".".join([kind, *rest[width:]]), depth + 1) for kind in made)
         return False
-
-    def _given_to_message(self, cls: str, positions: tuple[int, ...]) -> bool | None:
-        """Does the `__init__` of project class `cls` put the text of the constructor arguments
-        at `positions` into the exception's message (model.message_params.message_takes)?"""
-        return message_takes(self.project.class_ancestors(cls) or (cls,), self._init_of, positions)
-
-    def _init_of(self, cls: str) -> FunctionSummary | None:
-        found = self.project.function(cls + ".__init__")
-        return found[1] if found is not None else None
 
     def _with_origin(self, latent: Latent) -> Latent | None:
         """The latent of a clause catching builtin classes around another module's code, once
@@ -249,7 +243,7 @@ class CarriedText:
         project class, and the clause is named as passing it on."""
         if latent.route != "raise":
             return None
-        return next((q for q in raw_text(latent).caught_quals if self.project.is_carrier(q)), None)
+        return next((q for q in raw_text(latent).caught_quals if self.carriers.is_carrier(q)), None)
 
     def _rewrapped(self, latent: Latent, reach: Reach) -> bool:
         """On every way to the tools, the raise is caught by a clause reported for its own sake
