@@ -26,7 +26,6 @@ from mcp_lint.linking.tracing import (
     ToolPaths,
     ToolStart,
     ToolTrace,
-    mark_raised_factories,
     mark_raised_text,
     passes,
     walk,
@@ -500,7 +499,6 @@ class Project(ProjectNames):
         with how (ToolPaths)."""
         trace = ToolTrace(self)
         walk(self, self.tool_starts(), trace)
-        mark_raised_factories(self, trace.reached)
         mark_raised_text(self, trace.reached)
         self.exception_classes(trace.reached)
         return trace.reached
