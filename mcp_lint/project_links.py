@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import os
 from dataclasses import replace
-from typing import Callable, Collection, Iterable, Mapping
+from typing import Collection, Iterable, Mapping
 
 from mcp_lint.findings import Finding, Fix, Location, Related
 from mcp_lint.fixing.materialise import LinkFixes, with_edits
@@ -26,7 +26,6 @@ from mcp_lint.linking.tracing import (
     ToolPaths,
     ToolStart,
     ToolTrace,
-    mark_raised_factories,
     mark_raised_text,
     passes,
     walk,
@@ -46,7 +45,6 @@ from mcp_lint.model.frameworks import (
     reexported_server_families,
     version,
 )
-from mcp_lint.model.message_params import message_takes
 from mcp_lint.model.names import last_name
 from mcp_lint.model import table_rows
 from mcp_lint.linking.passed_callables import passed_functions
@@ -103,8 +101,6 @@ class Project(ProjectNames):
         self.wrapper_guards: dict[str, list[TryGuard]] = {}
         self.guarding_wrappers: set[str] = set()  # those wrappers: their own raises are not under them
         self._tools_on: dict[str, set[str]] | None = None  # server key -> tool names (tools_on())
-        self._failed: dict[str, set[int]] | None = None  # function -> positions given a failed response
-        self._decoded: dict[str, set[int]] | None = None  # function -> positions given a decoded reply
         self._tool_sites: dict[str, tuple[str, Location, Location]] | None = None  # tool name -> its def (tool_sites())
         # Decorator -> the functions it decorates (decorated()), built on the first question.
         self._decorated: dict[str, list[str]] | None = None
@@ -533,7 +529,6 @@ class Project(ProjectNames):
         with how (ToolPaths)."""
         trace = ToolTrace(self)
         walk(self, self.tool_starts(), trace)
-        mark_raised_factories(self, trace.reached)
         mark_raised_text(self, trace.reached)
         self.exception_classes(trace.reached)
         return trace.reached
@@ -608,7 +603,6 @@ class Project(ProjectNames):
         out: list[Finding] = []
         moved: dict[tuple[str, str, Location], int] = {}
         reached = self.trace_tools()
-        self._count_carriers(reached)
         codes = sorted({latent.code for qual in reached for latent in self.functions[qual][1].latent})
         rules = {code: rule for code in codes if (rule := rule_by_code(code)) is not None}
         states = {code: rule.link_start(self, reached) for code, rule in rules.items()}
@@ -715,34 +709,6 @@ class Project(ProjectNames):
                     out[index] = replace(finding, fix=fix)
                     changed = self.fixes.offered(spec) or changed
 
-    def failed_responses(self) -> dict[str, set[int]]:
-        """By function: the parameter positions some caller passes a response it found failed
-        (CallEdge.failed_responses), counted over the whole project once."""
-        if self._failed is None:
-            self._failed = self._positions_passed(lambda edge: edge.failed_responses)
-        return self._failed
-
-    def decoded_replies(self) -> dict[str, set[int]]:
-        """By function: the parameter positions some caller passes a decoded upstream reply
-        (CallEdge.decoded_replies), counted over the whole project once."""
-        if self._decoded is None:
-            self._decoded = self._positions_passed(lambda edge: edge.decoded_replies)
-        return self._decoded
-
-    def _positions_passed(self, positions: Callable[[CallEdge], tuple[int, ...]]) -> dict[str, set[int]]:
-        """By called function: its parameter positions that the edges' `positions` name."""
-        out: dict[str, set[int]] = {}
-        for summary in self.summaries:
-            for fn in summary.functions.values():
-                for edge in fn.calls:
-                    passed = positions(edge)
-                    if not passed:
-                        continue
-                    for target in self.call_targets(fn.qualname, edge):
-                        shift = receiver_shift(edge.via_attribute, target[1].params)
-                        out.setdefault(target[1].qualname, set()).update(i + shift for i in passed)
-        return out
-
     def _through_helper(self, latent: Latent, caller: str) -> Latent:
         """The latent with the statements of the project function whose result its flow takes
         (`flow_via`) in front of its own: how that function's parameters reach its returns.
@@ -810,44 +776,6 @@ class Project(ProjectNames):
         return self.fixes.materialise(spec, summary, family)
 
     # -- exception text carried and passed on (rules.base.LinkedProject) -------------------------
-    def _count_carriers(self, reached: dict[str, ToolPaths]) -> None:
-        """Count, over each project exception class and its subclasses, the raises built from a
-        caught library exception's text and the others (FunctionSummary.exception_raises), in
-        the modules holding a function a tool reaches and those defining the exception classes
-        they raise and catch. A prefiltered run analyses exactly these too, so the verdicts (and
-        findings) are those of a whole analysis."""
-        self._carrier_totals: dict[str, tuple[int, int]] = {}
-        self._carrier_examples: dict[str, str] = {}  # class -> "path:row" of a raise carrying library text
-        names = {self.functions[qual][0].module for qual in reached}
-        names.update(cls.rpartition(".")[0] for classes in self.looked_up_classes() for cls in classes)
-        for summary in (self.modules[name] for name in sorted(names) if name in self.modules):
-            for fn in summary.functions.values():
-                for raised, carried, row, handed in fn.exception_raises:
-                    if handed and not carried:
-                        # `raise ApiError(exc)`: its message holds the text unless the class's
-                        # `__init__` keeps it out (FunctionSummary.message_params).
-                        carried = message_takes(self.class_ancestors(raised) or (raised,), self._init_of, handed) is not False
-                    for ancestor in self.class_ancestors(raised):
-                        library, own = self._carrier_totals.get(ancestor, (0, 0))
-                        self._carrier_totals[ancestor] = (library + carried, own + (not carried))
-                        if carried:
-                            self._carrier_examples.setdefault(ancestor, f"{summary.path}:{row}")
-
-    def _init_of(self, cls: str) -> FunctionSummary | None:
-        """The `__init__` the project class `cls` defines itself, None when it defines none."""
-        found = self.function(cls + ".__init__")
-        return found[1] if found is not None else None
-
-    def is_carrier(self, qual: str) -> bool:
-        """Does every raise of the project class `qual` (or a subclass) in the counted modules
-        carry a caught library exception's text? Then catching it is catching library text."""
-        library, own = self._carrier_totals.get(self.resolve(qual), (0, 0))
-        return library > 0 and own == 0
-
-    def carrier_example(self, qual: str) -> str:
-        """Where a raise of the class carries library text ("path:row"), "" when none is known."""
-        return self._carrier_examples.get(self.resolve(qual), "")
-
     def catching_sites(self, latent: Latent, reach: ToolPaths) -> list[str] | None:
         """The `except` clauses (Handler.site) that catch this raise again, in its own function or
         on the way to the tools; None when it is no raise or escapes to the framework on some path."""

@@ -77,7 +77,7 @@ class ToolPaths:
     exc_params: set[int] = field(default_factory=set)
     failure_params: set[int] = field(default_factory=set)  # filled with a failure a caller caught or found
     # Those of `exc_params` where a caller raises the value it gets back (`raise make_error(e)`):
-    # an exception this function builds from such a parameter is raised there (mark_raised_factories()).
+    # an exception this function builds from such a parameter is raised there (mark_raised_text()).
     raised_exc_params: set[int] = field(default_factory=set)
     # ... and those it fills with a response it found failed (`raise _error_from_response(exc.response)`).
     raised_body_params: set[int] = field(default_factory=set)
@@ -323,22 +323,29 @@ def returns_its_object(names: ProjectNames, callee: FunctionSummary, method: str
 
 
 def mark_raised_text(names: ProjectNames, reached: dict[str, ToolPaths]) -> None:
-    """ToolPaths.raised_text: a reached caller raises a plain exception with text of the
-    function's value (`raise ValueError(json.dumps(result))`), or of the value of a caller
-    whose own value is returned whole down to it."""
+    """What reached callers raise of a function's value, in one pass over their call edges.
+
+    ToolPaths.raised_exc_params: a caller raises the value of a factory it hands a caught
+    exception (`raise self._unreachable(e) from e`): an exception the factory builds from that
+    parameter is raised there; ToolPaths.raised_body_params, the same for a response it found
+    failed (`raise _error_from_response(exc.response)`). ToolPaths.raised_text: a reached caller raises a plain exception
+    with text of the function's value (`raise ValueError(json.dumps(result))`), or of the value of
+    a caller whose own value is returned whole down to it; text of a call a raised factory builds
+    its returned exception from (`return AuthError(self._auth_message(exc))`) is raised text too."""
     pending: list[tuple[str, CallEdge, str, int]] = []
+    raised_factories: set[str] = set()
     for qual in reached:
-        pending.extend((qual, edge, edge.raised_text, 0) for edge in names.functions[qual][1].calls if edge.raised_text)
-    # A factory whose value a reached caller raises (`raise self._map_error(exc)`): text of a
-    # call it builds its returned exception from (`return AuthError(self._auth_message(exc))`)
-    # is raised text too.
-    raised_factories = {
-        target[1].qualname
-        for qual in reached
-        for edge in names.functions[qual][1].calls
-        if edge.raises_value
-        for target in names.call_targets(qual, edge)
-    }
+        for edge in names.functions[qual][1].calls:
+            if edge.raised_text:
+                pending.append((qual, edge, edge.raised_text, 0))
+            if not edge.raises_value:
+                continue
+            for target in names.call_targets(qual, edge):
+                raised_factories.add(target[1].qualname)
+                if (edge.exc_params or edge.failed_responses) and target[1].qualname in reached:
+                    shift = receiver_shift(edge.via_attribute, target[1].params)
+                    reached[target[1].qualname].raised_exc_params.update(i + shift for i in edge.exc_params)
+                    reached[target[1].qualname].raised_body_params.update(i + shift for i in edge.failed_responses)
     for qual in raised_factories & reached.keys():
         pending.extend((qual, edge, edge.returned_in, 0) for edge in names.functions[qual][1].calls if edge.returned_in)
     while pending:
@@ -357,17 +364,3 @@ def mark_raised_text(names: ProjectNames, reached: dict[str, ToolPaths]) -> None
             entry.raised_text = cls
             if depth < MAX_DEPTH:
                 pending.extend((target[1].qualname, e, cls, depth + 1) for e in target[1].calls if passes(e) != NOTHING)
-
-
-def mark_raised_factories(names: ProjectNames, reached: dict[str, ToolPaths]) -> None:
-    """Mark the parameters a reached caller fills with a caught exception and whose call's
-    value it raises (`raise self._unreachable(e) from e`): ToolPaths.raised_exc_params."""
-    for qual in list(reached):
-        for edge in names.functions[qual][1].calls:
-            if not edge.raises_value or not (edge.exc_params or edge.failed_responses):
-                continue
-            for target in names.call_targets(qual, edge):
-                if target[1].qualname in reached:
-                    shift = receiver_shift(edge.via_attribute, target[1].params)
-                    reached[target[1].qualname].raised_exc_params.update(i + shift for i in edge.exc_params)
-                    reached[target[1].qualname].raised_body_params.update(i + shift for i in edge.failed_responses)

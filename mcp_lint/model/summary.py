@@ -307,7 +307,7 @@ class FunctionSummary(_DefaultsLeftOut):
     # exception's text?, row, the positions of the arguments that are such an exception handed
     # whole: `raise ApiError(exc)`, whose message the class's `__init__` decides at link time).
     # A class raised only with library text in the code tools reach carries it wherever it is
-    # caught (Project.is_carrier).
+    # caught (a rule counts these classes at link time).
     exception_raises: tuple[tuple[str, bool, int, tuple[int, ...]], ...] = ()
     # Builtin exception classes it raises with a message the author wrote (`raise
     # ValueError("API_KEY must be set")`: a literal or f-string holding no caught exception's

@@ -6,7 +6,7 @@ the raise that put library text into the class is reported, naming the statement
 on to the model (the statement that builds the failure value). That holds whatever else
 the class carries. Only a clause that wraps a *carrier*'s text (every `raise` of the class, or of
 a subclass, in the counted modules is built from a caught library exception's text:
-`LinkedProject.is_carrier`) into yet another exception is reported itself, as a clause catching
+`Carriers.is_carrier`) into yet another exception is reported itself, as a clause catching
 `httpx.HTTPError` would be: that raise takes the library text in again. A raise caught by a
 clause reported for its own sake (a broad `except Exception`) is left to that clause.
 """
@@ -14,18 +14,19 @@ clause reported for its own sake (a broad `except Exception`) is left to that cl
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import Mapping
+from operator import attrgetter
+from typing import Callable, Mapping
 
 from mcp_lint.findings import Related
 from mcp_lint.model.escape_exits import AUTHOR, CARRIED, PARAMETER, UNKNOWN
 from mcp_lint.model.escapes import EscapeLinks
 from mcp_lint.model.exception_guards import catching_clause, catching_site
 from mcp_lint.model.frameworks import TOOL_ERROR_CLASSES
-from mcp_lint.model.message_params import message_takes
 from mcp_lint.model.names import last_name
-from mcp_lint.model.summary import FunctionSummary, Latent, receiver_shift
+from mcp_lint.model.summary import CallEdge, FunctionSummary, Latent, receiver_shift
 from mcp_lint.rules.base import LinkedProject, Reach, RenderContext, Rule
 from mcp_lint.rules.exception_text import HandedOn, reported_down
+from mcp_lint.rules.mcp002_carriers import Carriers
 from mcp_lint.rules.mcp002_payload import raw_text
 
 # How many hops of a clause wrapping the text into another exception, caught and passed on
@@ -43,6 +44,9 @@ class CarriedText:
         self.rule = rule
         self.project = project
         self.reached = reached
+        # Counted before anything else here looks classes up: the modules counted are those of the
+        # classes looked up while the tools were traced (a prefiltered run analyses the same).
+        self.carriers = Carriers(project, reached)
         # Handler.site -> how the clause passes the caught exception's text on to the model.
         self.forwarding: dict[str, str] = {}
         # What the project's functions let escape (who wrote a caught ValueError's text).
@@ -99,7 +103,7 @@ class CarriedText:
             positions = constructed[1]
             if raw_text(latent).constructed_keywords:
                 positions = (*positions, *self._keyword_positions(constructed[0], raw_text(latent).constructed_keywords))
-            given = self._given_to_message(constructed[0], positions)
+            given = self.carriers.given_to_message(constructed[0], positions)
             if given is False or (given is None and latent.variant.endswith("-body")):
                 # `raise ApiError(exc)` whose `__init__` keeps `exc` out of the message, or a
                 # response handed to a class not known to read its body into it.
@@ -139,7 +143,7 @@ class CarriedText:
                 carrier = self._carrier_of(latent)
                 if carrier is None:
                     return None  # passes the author's own text on; a carried library text is reported where it is raised
-                latent = replace(latent, payload=replace(payload, carrier=project.carrier_example(carrier)))
+                latent = replace(latent, payload=replace(payload, carrier=self.carriers.example(carrier)))
         sites = project.catching_sites(latent, reach)
         if sites is None:
             latent = replace(latent, raises="")  # escapes to the framework on some path
@@ -153,8 +157,8 @@ class CarriedText:
         if not project.applies(latent, reach):
             return None
         body_param = raw_text(latent).body_param
-        if body_param is not None and body_param not in project.failed_responses().get(function, ()):
-            if not (raw_text(latent).reply_tested and body_param in project.decoded_replies().get(function, ())):
+        if body_param is not None and body_param not in self._passed_by_callers(function, attrgetter("failed_responses")):
+            if not (raw_text(latent).reply_tested and body_param in self._passed_by_callers(function, attrgetter("decoded_replies"))):
                 return None  # no caller passes it a response found failed (or a reply it tests)
         if latent.site and self.reported is not None and latent.site in self.rewrapped:
             inner = tuple(sorted(self.rewrapped[latent.site], key=lambda r: (r.filename, r.location.row)))
@@ -162,6 +166,13 @@ class CarriedText:
         if latent.route == "raise" and function not in project.guarding_wrappers and self._swallowed(latent, reach):
             return None
         return latent
+
+    def _passed_by_callers(self, function: str, positions: Callable[[CallEdge], tuple[int, ...]]) -> set[int]:
+        """The parameter positions of `function` (`self` counted) at which some caller's call, as
+        the project's one call graph has it (LinkedProject.callers_of), passes what `positions`
+        names: a response it found failed (CallEdge.failed_responses), a decoded reply."""
+        params = self.project.functions[function][1].params
+        return {i + receiver_shift(edge.via_attribute, params) for _, edge in self.project.callers_of(function) for i in positions(edge)}
 
     def _outside_project(self, callee: str, depth: int = 0) -> bool:
         """Is `callee` (qualified as the module wrote it) known to be code outside the project: no
@@ -188,24 +199,16 @@ class CarriedText:
                 return bool(made) and all(self._outside_project(".".join([kind, *rest[width:]]), depth + 1) for kind in made)
         return False
 
-    def _given_to_message(self, cls: str, positions: tuple[int, ...]) -> bool | None:
-        """Does the `__init__` of project class `cls` put the text of the constructor arguments
-        at `positions` into the exception's message (model.message_params.message_takes)?"""
-        return message_takes(self.project.class_ancestors(cls) or (cls,), self._init_of, positions)
-
     def _keyword_positions(self, cls: str, keywords: tuple[str, ...]) -> tuple[int, ...]:
         """The constructor positions of keyword arguments, by the nearest `__init__` the project
         defines for `cls` (as message_takes counts them: past `self`)."""
         for qual in self.project.class_ancestors(cls) or (cls,):
-            init = self._init_of(qual)
-            if init is not None:
+            found = self.project.function(qual + ".__init__")
+            if found is not None:
+                init = found[1]
                 shift = 1 if init.params and init.params[0] == "self" else 0
                 return tuple(init.params.index(k) - shift for k in keywords if k in init.params)
         return ()
-
-    def _init_of(self, cls: str) -> FunctionSummary | None:
-        found = self.project.function(cls + ".__init__")
-        return found[1] if found is not None else None
 
     def _with_origin(self, latent: Latent) -> Latent | None:
         """The latent of a clause catching builtin classes around another module's code, once
@@ -264,7 +267,7 @@ class CarriedText:
         project class, and the clause is named as passing it on."""
         if latent.route != "raise":
             return None
-        return next((q for q in raw_text(latent).caught_quals if self.project.is_carrier(q)), None)
+        return next((q for q in raw_text(latent).caught_quals if self.carriers.is_carrier(q)), None)
 
     def _rewrapped(self, latent: Latent, reach: Reach) -> bool:
         """On every way to the tools, the raise is caught by a clause reported for its own sake

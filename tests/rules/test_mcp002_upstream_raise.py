@@ -550,3 +550,45 @@ def _envelope(reply: httpx.Response) -> dict:
     return {"success": True, "data": reply.text}
 """
     check(HEADER + helper + CRATES_TOOL)
+
+
+# The same describer as a method of a client class, called on `self` from a method in another
+# class position: the caller's argument positions are read through its call edge (`self` not
+# counted there, counted in the describer's parameters).
+METHOD_DESCRIBER = unmasked("""\
+import httpx
+from mcp.server.fastmcp import FastMCP
+from mcp.server.fastmcp.exceptions import ToolError
+
+mcp = FastMCP("pantry")
+
+
+class PantryClient:
+    def _explain(self, reply: httpx.Response) -> str:
+        return f"Pantry API answered {reply.status_code}: {reply.text}"  # MARK
+
+    async def take(self, item: str) -> dict:
+        async with httpx.AsyncClient() as client:
+            reply = await client.get(f"/shelves/{item}")
+        if CONDITION:
+            raise ToolError(self._explain(reply))
+        return reply.json()
+
+
+pantry = PantryClient()
+
+
+@mcp.tool()
+async def take_item(item: str) -> dict:
+    return await pantry.take(item)
+""")
+
+
+def test_a_method_describing_a_response_its_caller_found_failed_is_reported() -> None:
+    findings = check(METHOD_DESCRIBER.replace("CONDITION", "reply.status_code >= 400").replace("# MARK", "# expect: MCP002"))
+    (finding,) = [f for f in findings if f.code == "MCP002"]
+    assert "reply.text" in finding.message
+
+
+def test_a_method_describing_a_response_its_caller_did_not_test_is_not_reported() -> None:
+    check(METHOD_DESCRIBER.replace("CONDITION", "item == 'flour'"))
