@@ -1,6 +1,6 @@
 """Review 10's "merge with edits" shapes (issue 23), each with the code the fix must write, on
 made-up servers: what the library said about the model's own input (an HTTP status raised by the
-project's request helper, an OS error's reason) kept in the message, and an operation named for a
+project's request helper, the kind of OS error) kept in the message, and an operation named for a
 helper that only says it sends a request."""
 
 from __future__ import annotations
@@ -130,38 +130,38 @@ def sync_notes(folder: str) -> str:
 """
 
 
-def test_an_os_errors_reason_stays_in_the_message() -> None:
-    # File not found and permission denied ask for different next calls: `strerror` is the C
-    # library's sentence for the errno (no path, no one's text), kept after the sentence naming
-    # what failed and before the author's advice. A broad clause's exception may have none: there
-    # the text goes whole.
+def test_the_kind_of_os_error_stays_in_the_message() -> None:
+    # File not found and permission denied ask for different next calls: Python picks the class
+    # from the errno, and its name (no path, no one's text, never None) is kept after the
+    # sentence naming what failed, before the author's advice. A broad clause's exception may
+    # be anything: there the text goes whole.
     after = fixed(NOTES)
     assert (
-        '        logger.exception("Could not read note %s (%s). Check the path.", path, e.strerror)\n'
-        '        raise ToolError(f"Could not read note {path} ({e.strerror}). Check the path.") from e\n'
+        '        logger.exception("Could not read note %s (%s). Check the path.", path, type(e).__name__)\n'
+        '        raise ToolError(f"Could not read note {path} ({type(e).__name__}). Check the path.") from e\n'
     ) in after, after
     assert (
-        '        logger.exception("Could not remove note %s (%s)", path, e.strerror)\n'
-        '        raise ToolError(f"Could not remove note {path} ({e.strerror})") from e\n'
+        '        logger.exception("Could not remove note %s (%s)", path, type(e).__name__)\n'
+        '        raise ToolError(f"Could not remove note {path} ({type(e).__name__})") from e\n'
     ) in after, after
     assert (
         '        logger.exception("Could not sync notes in %s", folder)\n'
         '        raise ToolError(f"Could not sync notes in {folder}") from e\n'
     ) in after, after
     assert_fixes_to(NOTES, after, None)
-
-
-def test_an_os_errors_reason_is_not_exception_text_but_its_message_is() -> None:
-    # The fix's message is not reported again; `{e}` (the path and the reason) and `strerror`
-    # of a clause that may catch another class still are.
-    after = fixed(NOTES)
+    # The fix's message is not reported again (the class's name is not its text).
     assert findings_of(after, "MCP002") == []
-    broad = NOTES.replace("    except OSError as e:\n        raise ToolError(f\"Could not read note {path}: {e}. Check the path.\")", "    except (OSError, ValueError) as e:\n        raise ToolError(f\"Could not read note {path}: {e.strerror}\")")
-    assert [f.location.row for f in findings_of(broad, "MCP002")] == [16, 24, 33]
 
 
-def test_a_timeout_error_gets_no_reason() -> None:
-    # asyncio's and socket's timeouts carry no errno: `strerror` would read "None".
+def test_an_os_errors_strerror_is_still_its_text() -> None:
+    # `e.strerror` is part of the exception's text for the label set: still reported, and not
+    # what the fix writes.
+    source = NOTES.replace("{e}. Check the path.", "{e.strerror}. Check the path.")
+    assert [f.location.row for f in findings_of(source, "MCP002")] == [16, 24, 33]
+
+
+def test_a_timeout_error_gets_no_kind() -> None:
+    # asyncio's and socket's timeouts say no more than the class the clause names.
     source = NOTES.replace("except OSError as e:", "except TimeoutError as e:")
     after = fixed(source)
     assert '        raise ToolError(f"Could not read note {path}. Check the path.") from e\n' in after, after

@@ -125,55 +125,23 @@ def find_exception_text(
     with `through_locals=False` only the exception itself counts, not locals the handler built
     from it (FunctionFacts.text_flows follows those)."""
     names = set(params)
-    reason_of = ""
     if handler is not None:
         if handler.name:
             names.add(handler.name)
-            reason_of = handler.name if os_errors_only(handler.caught) else ""
         if through_locals:
             names |= handler.tainted
-    finder = _TextFinder(names, handler is not None, reason_of)
+    finder = _TextFinder(names, handler is not None)
     finder.walk(expr)
     return finder.found
-
-
-def os_errors_only(caught: tuple[str, ...]) -> bool:
-    """Does a clause catch only OSError and its subclasses the OS raises with an errno? Their
-    `strerror` is then the C library's fixed sentence for it ("No such file or directory"):
-    what the model acts on, with no path and no one's text in it."""
-    return bool(caught) and all(name in OS_ERRORS for name in caught)
-
-
-# Not TimeoutError (asyncio's and socket's carry no errno) nor a project's own class of the same
-# name (qualified otherwise).
-OS_ERRORS = frozenset(
-    {
-        "OSError",
-        "IOError",
-        "EnvironmentError",
-        "FileNotFoundError",
-        "FileExistsError",
-        "PermissionError",
-        "IsADirectoryError",
-        "NotADirectoryError",
-        "ConnectionError",
-        "ConnectionRefusedError",
-        "ConnectionResetError",
-        "ConnectionAbortedError",
-        "BrokenPipeError",
-        "socket.error",
-    }
-)
 
 
 _CODE_KEYS = frozenset({"code", "status", "statuscode", "httpstatuscode", "status_code", "errno"})
 
 
 class _TextFinder(FindingVisitor):
-    def __init__(self, names: set[str], traceback_counts: bool, reason_of: str = "") -> None:
+    def __init__(self, names: set[str], traceback_counts: bool) -> None:
         self.names = names
         self.traceback_counts = traceback_counts
-        self.reason_of = reason_of  # a clause's exception, caught as an OS error only
         self.found: cst.CSTNode | None = None
 
 
@@ -185,8 +153,6 @@ class _TextFinder(FindingVisitor):
         if chain:
             parts = chain.split(".")
             if parts[0] in self.names:
-                if parts == [self.reason_of, "strerror"]:
-                    return False  # the C library's sentence for the errno: no path, no one's text
                 if any(p in TEXT_ATTRIBUTES for p in parts[1:]) or parts[-1] in SERIALISERS:
                     self.found = node
                 return False  # e.status_code, e.__class__ etc. are not the text

@@ -16,7 +16,6 @@ import libcst as cst
 
 from mcp_lint.lazy_re import LazyPattern, lazy_compile
 from mcp_lint.model.exception_guards import Handler
-from mcp_lint.model.message_text import os_errors_only
 from mcp_lint.model.names import AliasTable
 from mcp_lint.model.walk import descendants
 from mcp_lint.rules.messages import Message, Placeholder, Text
@@ -140,16 +139,44 @@ def with_status(message: Message, status: str) -> bool:
 
 
 def keep_os_reason(message: Message, handler: Handler) -> None:
-    """The fix's message of a clause catching only OS errors, with the reason the OS gave
-    (unless the author's words kept it already): "Could not read {path} ({e.strerror})". File
-    not found and permission denied ask for different next calls, and `strerror` is the C
-    library's fixed sentence for the errno: no path, no text of anyone (exception_text leaves
-    it out of MCP002's text under such a clause)."""
-    if not handler.name or not os_errors_only(handler.caught):
+    """The fix's message of a clause catching only OS errors, with the kind of error the OS
+    reported (unless the author's words name it already): "Could not read {path}
+    ({type(e).__name__})". Python picks the class from the errno (FileNotFoundError,
+    PermissionError, IsADirectoryError, ConnectionRefusedError...): file not found and
+    permission denied ask for different next calls. The class name holds no path and no one's
+    text, is never None (`strerror` is, for an OSError built with a message alone) and is not
+    the exception's text for MCP002 (`e.strerror` is: the label set counts it)."""
+    if not handler.name or not _os_errors_only(handler.caught):
         return
     if any(isinstance(piece, Placeholder) and _OS_REASON_READ.search(piece.source) for part in message.parts for piece in part.pieces):
         return
-    _in_parentheses(message, "", f"{handler.name}.strerror", None)
+    _in_parentheses(message, "", f"type({handler.name}).__name__", None)
+
+
+def _os_errors_only(caught: tuple[str, ...]) -> bool:
+    """Does a clause catch only OSError or its builtin subclasses (whose class says what the
+    OS reported)? Not a project's class of the same name: that one is qualified."""
+    return bool(caught) and all(name in _OS_ERRORS for name in caught)
+
+
+_OS_ERRORS = frozenset(
+    {
+        "OSError",
+        "IOError",
+        "EnvironmentError",
+        "FileNotFoundError",
+        "FileExistsError",
+        "PermissionError",
+        "IsADirectoryError",
+        "NotADirectoryError",
+        "ConnectionError",
+        "ConnectionRefusedError",
+        "ConnectionResetError",
+        "ConnectionAbortedError",
+        "BrokenPipeError",
+        "socket.error",
+    }
+)
 
 
 def _in_parentheses(message: Message, lead: str, source: str, label: LazyPattern | None) -> bool:
@@ -195,8 +222,8 @@ def _after_first_sentence(message: Message, lead: str, source: str) -> bool:
 _SENTENCE_END = lazy_compile(r"(?<!\.)[.!?](?=\s|$)")
 
 
-# A placeholder reading the OS's reason already (`{e.strerror}`, `{errno.errorcode[e.errno]}`).
-_OS_REASON_READ = lazy_compile(r"strerror|errno")
+# A placeholder naming what the OS reported already (`{e.strerror}`, `{e.errno}`, `{type(e).__name__}`).
+_OS_REASON_READ = lazy_compile(r"strerror|errno|__name__|__class__")
 # A placeholder reading a status already (`{e.response.status_code}`, `{status}`).
 _STATUS_READ = lazy_compile(r"status|\.code\b")
 # The label a message is left with when only the library's text followed it ("...: HTTP error").

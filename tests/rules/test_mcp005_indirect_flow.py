@@ -405,7 +405,7 @@ def _resolve_crate(path: str) -> tuple[Path | None, dict | None]:
     try:
         resolved = Path(path).resolve(strict=True)
     except OSError as exc:
-        return None, refusal(f"Could not resolve {path!r}: {exc}.")  # expect: MCP002,MCP005
+        return None, refusal(f"Could not resolve {path!r}: {exc.strerror}.")  # expect: MCP002,MCP005
     return resolved, None
 
 
