@@ -145,7 +145,7 @@ def keep_os_reason(message: Message, handler: Handler) -> None:
     PermissionError, IsADirectoryError, ConnectionRefusedError...): file not found and
     permission denied ask for different next calls. The class name holds no path and no one's
     text, is never None (`strerror` is, for an OSError built with a message alone) and is not
-    the exception's text for MCP002 (`e.strerror` is: the label set counts it)."""
+    the exception's text (`e.strerror` is: the label set counts it)."""
     if not handler.name or not _os_errors_only(handler.caught):
         return
     if any(isinstance(piece, Placeholder) and _OS_REASON_READ.search(piece.source) for part in message.parts for piece in part.pieces):
