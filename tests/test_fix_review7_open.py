@@ -415,8 +415,8 @@ def test_literals_of_one_line_are_written_as_one_literal() -> None:
         )
         .replace(
             '        return f"Could not read {path}: {e}. " "Check the path and try again."\n',
-            '        logger.exception("Could not read %s. Check the path and try again.", path)\n'
-            '        raise ToolError(f"Could not read {path}. Check the path and try again.") from e\n',
+            '        logger.exception("Could not read %s (%s). Check the path and try again.", path, type(e).__name__)\n'
+            '        raise ToolError(f"Could not read {path} ({type(e).__name__}). Check the path and try again.") from e\n',
         ),
         None,
     )

@@ -1005,8 +1005,8 @@ def test_a_label_of_the_failures_kind_follows_the_operation_named_from_the_code(
     fixed = (project / "server.py").read_text()
     assert fixed.endswith(
         "    except OSError as e:\n"
-        '        logger.exception("Could not describe table: database error")\n'
-        '        raise ToolError("Could not describe table: database error") from e\n'
+        '        logger.exception("Could not describe table: database error (%s)", type(e).__name__)\n'
+        '        raise ToolError(f"Could not describe table: database error ({type(e).__name__})") from e\n'
         "    except Exception as e:\n"
         '        logger.exception("Could not describe table")\n'
         '        raise ToolError("Could not describe table") from e\n'
@@ -1191,7 +1191,7 @@ def test_a_file_the_running_python_cannot_parse_whole_gets_its_imports_in_its_im
         "import json\nimport logging\nimport os\n\nfrom mcp.server.fastmcp import FastMCP\n"
         "from mcp.server.fastmcp.exceptions import ToolError\n\nlogger = logging.getLogger(__name__)\n"
     ), after
-    assert '        logger.exception("Could not read file")\n        raise ToolError("Could not read file") from e\n' in after
+    assert '        logger.exception("Could not read file (%s)", type(e).__name__)\n        raise ToolError(f"Could not read file ({type(e).__name__})") from e\n' in after
 
 
 @pytest.mark.parametrize(
@@ -1494,8 +1494,8 @@ def test_a_function_written_never_to_raise_keeps_its_reply() -> None:
     ) in after, after
     assert after.endswith(
         "    except OSError as exc:\n"
-        '        logger.exception("Could not get order status")\n'
-        '        raise ToolError("Could not get order status") from exc\n'
+        '        logger.exception("Could not get order status (%s)", type(exc).__name__)\n'
+        '        raise ToolError(f"Could not get order status ({type(exc).__name__})") from exc\n'
     ), after
 
 
@@ -1715,14 +1715,14 @@ def test_a_loop_that_reports_the_items_done_beside_the_failure_is_a_partial_succ
     ) in after, after
     assert (
         "        except OSError as e:\n"
-        '            logger.exception("Could not load %s", note_id)\n'
-        '            raise ToolError(f"Could not load {note_id}") from e\n'
+        '            logger.exception("Could not load %s (%s)", note_id, type(e).__name__)\n'
+        '            raise ToolError(f"Could not load {note_id} ({type(e).__name__})") from e\n'
         '    return "\\n".join(loaded)\n'
     ) in after, after
     # Without the loop's collection nothing was done before the failure (and no word says
     # otherwise): the same reply is a failure of the call, raised.
     single = fixed(ITEM_LOOPS.replace("        done.append(note_id)\n", ""))
-    assert "            raise ToolError(f\"Archived {', '.join(done)}; stopped at {note_id}\") from e\n" in single, single
+    assert "            raise ToolError(f\"Archived {', '.join(done)}; stopped at {note_id} ({type(e).__name__})\") from e\n" in single, single
 
 
 STATUS_LABELS = '''\

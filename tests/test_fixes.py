@@ -571,8 +571,8 @@ def read_file(path: str) -> str:
         with open(path) as handle:
             return handle.read()
     except OSError as exc:
-        log.exception("Could not read file")
-        raise ToolError("Could not read file") from exc
+        log.exception("Could not read file (%s)", type(exc).__name__)
+        raise ToolError(f"Could not read file ({type(exc).__name__})") from exc
 """,
         None,
         id="mcp002-mcp2-reuse-log",

@@ -61,6 +61,37 @@ def action(name: str, *, bare: bool = False) -> str | None:
     return "Could not " + " ".join(words)
 
 
+def sends_any_request(name: str) -> bool:
+    """`_make_request`, `send_request`, `do_api_call`: a verb that names no task and a request
+    ("Could not make request" names no operation). A bare `_request` is not one: its class's
+    service or the tool names it (method_of_service)."""
+    words = [w.lower() for w in name_words(name)]
+    if len(words) < 2 or words[0] not in GENERIC_VERBS:
+        return False
+    return words[1:] in (["request"], ["api", "request"], ["http", "request"], ["api", "call"], ["api"])
+
+
+def request_operation(fn: FunctionFacts) -> tuple[str, str | None, str | None] | None:
+    """What a request-sending helper (`sends_any_request`) was doing: the service of its class
+    ("Vault", or "" outside one), the parameter naming the HTTP method (`method`), and the one
+    naming what it asked for (`endpoint`, `path`): "Vault request {method} {endpoint} failed".
+    Never a `url` (it may hold a key in its query). None when neither a service nor such a
+    target names it."""
+    if not sends_any_request(fn.name):
+        return None
+    target = next((p for p in fn.params if p.lower().lstrip("_") in _TARGET_PARAMS), None)
+    method = next((p for p in fn.params if p.lower().lstrip("_") in _METHOD_PARAMS), None)
+    name = (fn.class_name or "").lstrip("_")
+    service = SERVICE_ROLE_SUFFIX.sub("", name)
+    service = service if service != name and service[:1].isupper() else ""
+    return (service, method, target) if service or target else None
+
+
+# Parameters of a request helper naming what is asked for, and with which HTTP method.
+_TARGET_PARAMS = frozenset({"endpoint", "path", "route", "resource", "api_path", "url_path"})
+_METHOD_PARAMS = frozenset({"method", "http_method", "verb"})
+
+
 def method_of_service(fn: FunctionFacts) -> str | None:
     """"Weather request failed" for `WeatherClient._request`: the service the class talks
     to (its name without the role suffix) and what the method does. None outside a class, for a

@@ -795,7 +795,7 @@ def _raises_of_callees(
     `depth` < 2) of those they call in turn, each with its test of being caught on the way
     (`caught_before`; from the second level on, also a `try` of the caller around the call)."""
     for call in calls:
-        qual = _module_function(call.callee, ctx)
+        qual = module_function(call.callee, ctx)
         callee = ctx.model.functions.get(qual) if qual else None
         if callee is None or qual in seen:
             continue
@@ -893,7 +893,7 @@ def own_text_under_a_broad_clause(fn: FunctionFacts, handler: Handler, ctx: File
     return False
 
 
-def _module_function(callee: str | None, ctx: FileContext) -> str:
+def module_function(callee: str | None, ctx: FileContext) -> str:
     """The qualified name of the module's function or method a call runs (`client.get_orders`
     on a module-level `client = OrdersClient(...)`), "" when it is none of the module's."""
     if not callee:

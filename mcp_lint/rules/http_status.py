@@ -1,4 +1,4 @@
-"""The HTTP status a fix keeps when it drops an HTTP client error's text (issue 23).
+"""The HTTP status (or the OS's reason) a fix keeps when it drops a library error's text (issue 23).
 
 `raise ApiError(f"Lookup failed: {e}")` around `response.raise_for_status()` sends the library's
 text (the URL, the reason phrase); the fix drops it, but the status code is the one part of it the
@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 import libcst as cst
 
-from mcp_lint.lazy_re import lazy_compile
+from mcp_lint.lazy_re import LazyPattern, lazy_compile
 from mcp_lint.model.exception_guards import Handler
 from mcp_lint.model.names import AliasTable
 from mcp_lint.model.walk import descendants
@@ -70,11 +70,13 @@ class StatusClause:
     status: str  # where the status is on the clause's exception (`e.response.status_code`)
 
 
-def status_clause(handler: Handler, before: tuple[str, ...], aliases: AliasTable) -> StatusClause | None:
+def status_clause(handler: Handler, before: tuple[str, ...], aliases: AliasTable, *, through_helper: bool = False) -> StatusClause | None:
     """The clause to put before a broad `handler` whose `try` calls `raise_for_status()` of one
-    library the module imports, when no earlier clause (`before`, qualified) catches its status
-    error already; None otherwise (also when the module names none of that library)."""
-    if not handler.name or not any(_raises_for_status(node) for node in descendants(handler.try_node.body)):
+    library the module imports (or, `through_helper`, calls a function of the module that does,
+    uncaught: the project's `_request()` around the API), when no earlier clause (`before`,
+    qualified) catches its status error already; None otherwise (also when the module names
+    none of that library)."""
+    if not handler.name or not (through_helper or any(_raises_for_status(node) for node in descendants(handler.try_node.body))):
         return None
     found = [library for library in _LIBRARIES if set(handler.caught) & library.broad and _named(library, aliases) is not None]
     if len(found) != 1:
@@ -84,6 +86,23 @@ def status_clause(handler: Handler, before: tuple[str, ...], aliases: AliasTable
     if qualified & set(before) or set(before) & library.broad:
         return None
     return StatusClause(_named(library, aliases) or "", f"{handler.name}.{library.status}")
+
+
+def raises_status_uncaught(body: cst.CSTNode) -> bool:
+    """Does `body` (a helper's) call `raise_for_status()` outside every `try` of its own? Then a
+    status error leaves it as the library raised it, for its caller's clause to read the status
+    from. Any `try` around the call may turn it into something else: not counted."""
+    return any(_uncaught_status(child) for child in body.children)
+
+
+def _uncaught_status(node: cst.CSTNode) -> bool:
+    if isinstance(node, (cst.Try, cst.TryStar)):
+        # Its body's status errors may be caught and turned into something else: not counted.
+        rest = [*node.handlers, node.orelse, node.finalbody]
+        return any(_uncaught_status(part) for part in rest if part is not None)
+    if isinstance(node, (cst.FunctionDef, cst.Lambda, cst.ClassDef)):
+        return False  # defined here, not run by calling the helper
+    return _raises_for_status(node) or any(_uncaught_status(child) for child in node.children)
 
 
 def _raises_for_status(node: cst.CSTNode) -> bool:
@@ -116,20 +135,95 @@ def keep_caught_status(message: Message, handler: Handler) -> None:
 def with_status(message: Message, status: str) -> bool:
     """` (HTTP {status})` after the message, inside its last sentence, in place of a label that
     only said "HTTP error" (the status says more); False when it cannot go there."""
+    return _in_parentheses(message, "HTTP ", status, _HTTP_LABEL)
+
+
+def keep_os_reason(message: Message, handler: Handler) -> None:
+    """The fix's message of a clause catching only OS errors, with the kind of error the OS
+    reported (unless the author's words name it already): "Could not read {path}
+    ({type(e).__name__})". Python picks the class from the errno (FileNotFoundError,
+    PermissionError, IsADirectoryError, ConnectionRefusedError...): file not found and
+    permission denied ask for different next calls. The class name holds no path and no one's
+    text, is never None (`strerror` is, for an OSError built with a message alone) and is not
+    the exception's text (`e.strerror` is: the label set counts it)."""
+    if not handler.name or not _os_errors_only(handler.caught):
+        return
+    if any(isinstance(piece, Placeholder) and _OS_REASON_READ.search(piece.source) for part in message.parts for piece in part.pieces):
+        return
+    _in_parentheses(message, "", f"type({handler.name}).__name__", None)
+
+
+def _os_errors_only(caught: tuple[str, ...]) -> bool:
+    """Does a clause catch only OSError or its builtin subclasses (whose class says what the
+    OS reported)? Not a project's class of the same name: that one is qualified."""
+    return bool(caught) and all(name in _OS_ERRORS for name in caught)
+
+
+_OS_ERRORS = frozenset(
+    {
+        "OSError",
+        "IOError",
+        "EnvironmentError",
+        "FileNotFoundError",
+        "FileExistsError",
+        "PermissionError",
+        "IsADirectoryError",
+        "NotADirectoryError",
+        "ConnectionError",
+        "ConnectionRefusedError",
+        "ConnectionResetError",
+        "ConnectionAbortedError",
+        "BrokenPipeError",
+        "socket.error",
+    }
+)
+
+
+def _in_parentheses(message: Message, lead: str, source: str, label: LazyPattern | None) -> bool:
+    """` ({lead}{source})` at the end of the message's first sentence (the one naming what failed;
+    the author's advice after it stays after it), or at its end."""
     if not message.parts:
         return False
+    if _after_first_sentence(message, lead, source):
+        return True
     last = message.parts[-1]
     if not last.pieces or not isinstance(last.pieces[-1], Text):
         last.pieces.append(Text("", True))
     end = last.pieces[-1]
     assert isinstance(end, Text)
-    raw = _HTTP_LABEL.sub("", end.raw)
+    raw = label.sub("", end.raw) if label is not None else end.raw
     stop = "." if raw.endswith(".") and not raw.endswith("..") else ""
     end.raw = raw[:-1] if stop else raw
-    last.pieces.extend([Text(" (HTTP ", True), Placeholder(status), Text(")" + stop, True)])
+    last.pieces.extend([Text(" (" + lead, True), Placeholder(source), Text(")" + stop, True)])
     return True
 
 
+def _after_first_sentence(message: Message, lead: str, source: str) -> bool:
+    """Inserted before the first sentence's full stop when more words follow it ("Could not read
+    {path} ({e.strerror}). Check the path."); False when the message is one sentence."""
+    flat = [(part, index) for part in message.parts for index in range(len(part.pieces))]
+    for at, (part, index) in enumerate(flat):
+        piece = part.pieces[index]
+        if not isinstance(piece, Text):
+            continue
+        stop = _SENTENCE_END.search(piece.raw)
+        if stop is None:
+            continue
+        rest = piece.raw[stop.end() :] + "".join(p.raw if isinstance(p, Text) else "x" for q, i in flat[at + 1 :] for p in [q.pieces[i]])
+        if not rest.strip():
+            return False  # the stop ends the message: it is one sentence
+        head, tail = piece.raw[: stop.start()], piece.raw[stop.start() :]
+        part.pieces[index : index + 1] = [Text(head, piece.braces_escaped), Text(" (" + lead, True), Placeholder(source), Text(")" + tail, piece.braces_escaped)]
+        return True
+    return False
+
+
+# A sentence's full stop (not an ellipsis, not a dot inside a name or number).
+_SENTENCE_END = lazy_compile(r"(?<!\.)[.!?](?=\s|$)")
+
+
+# A placeholder naming what the OS reported already (`{e.strerror}`, `{e.errno}`, `{type(e).__name__}`).
+_OS_REASON_READ = lazy_compile(r"strerror|errno|__name__|__class__")
 # A placeholder reading a status already (`{e.response.status_code}`, `{status}`).
 _STATUS_READ = lazy_compile(r"status|\.code\b")
 # The label a message is left with when only the library's text followed it ("...: HTTP error").

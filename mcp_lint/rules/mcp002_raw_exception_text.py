@@ -88,6 +88,7 @@ from mcp_lint.rules.handler_fix import (
     local_value,
     log_plan,
     lies_within,
+    module_function,
     raise_is_caught,
     advice_in_its_own_clause,
     clause_insertion,
@@ -110,7 +111,7 @@ from mcp_lint.rules.upstream_body import (
     undecoded_replies,
     unpacked_responses,
 )
-from mcp_lint.rules.http_status import keep_caught_status, status_clause, with_status
+from mcp_lint.rules.http_status import keep_caught_status, keep_os_reason, raises_status_uncaught, status_clause, with_status
 from mcp_lint.rules.messages import Message, Part, Placeholder, Text
 from mcp_lint.rules.text import clip, vague_reason
 from mcp_lint.vocabulary import (
@@ -1595,6 +1596,16 @@ class _FixText:
         fix where it cannot name one). Acronyms as the module spells them (`list_s3_buckets`:
         "Could not list S3 buckets" where the module writes "S3")."""
         spell = lambda text: spelled(text, self.ctx)  # noqa: E731 - local shorthand
+        request = failure_words.request_operation(self.fn)
+        if request is not None:
+            # `_make_request(method, endpoint)`: "Could not make request" names nothing the model
+            # asked for; the request it sent does ("Vault request {method} {endpoint} failed").
+            service, method, target = request
+            pieces: list[Text | Placeholder] = [Text(f"{service} request " if service else "Request ", True)]
+            for param in (method, target):
+                if param is not None:
+                    pieces += [Placeholder(param), Text(" ", True)]
+            return Message([Part("", self.quote, [*pieces, Text("failed", True)])])
         found = failure_words.operation(self.handler, self.fn)
         # The one step of the `try` that can fail, named for what it does on something else than
         # the function's name says (`load_alert_feed` in `list_alerts`), is what failed: it comes
@@ -1923,6 +1934,8 @@ def _build_fix(
     if not partial:
         _keep_the_decode_position(message, handler)
         keep_caught_status(message, handler)
+        if status is None:  # (a status tuple's callers read its text as the author wrote it)
+            keep_os_reason(message, handler)
     indent = indent_of(ctx, node)
     cause = _cause(node, _innermost_handler(fn, node, handler), ctx)
     # A helper's own exception class stays (its callers may catch it); elsewhere ToolError.
@@ -2239,7 +2252,7 @@ def _status_clause_first(
     if len(body) != 1 or not isinstance(body[0], cst.SimpleStatementLine) or list(body[0].body) != [node]:
         return let_through, ""
     before = tuple(name for other in fn.handlers[: fn.handlers.index(handler)] if other.try_node is handler.try_node for name in other.caught)
-    clause = status_clause(handler, before, ctx.model.aliases)
+    clause = status_clause(handler, before, ctx.model.aliases, through_helper=_helper_raises_status(fn, handler, ctx))
     if clause is None or len(message.parts) != 1:
         return let_through, ""
     shown = copy.deepcopy(message)
@@ -2253,6 +2266,24 @@ def _status_clause_first(
     same = [edit for edit in let_through if edit.location == at and edit.end_location == at]
     others = [edit for edit in let_through if edit not in same]
     return [*others, Edit(at, at, "".join(edit.content for edit in same) + text)], clause.caught
+
+
+def _helper_raises_status(fn: FunctionFacts, handler: Handler, ctx: FileContext) -> bool:
+    """Does the `try` call a function of this module (or one that function calls) that calls
+    `raise_for_status()` outside any `try` of its own? `except Exception as e` around
+    `client.get_item(item_id)`, whose `_request()` raises the status error as the library made it:
+    the 404 for the model's own id is the clause's to keep."""
+    inner = [h.try_node for h in fn.handlers if h.try_node is not handler.try_node and lies_within(handler.try_node.body, h.try_node)]
+    calls = [c for c in fn.calls if lies_within(handler.try_node.body, c.node) and not any(lies_within(t.body, c.node) for t in inner)]
+    seen = {fn.qualname}
+    for depth in range(2):
+        callees = [ctx.model.functions[q] for q in {module_function(c.callee, ctx) for c in calls} - seen if q]
+        if any(raises_status_uncaught(callee.node.body) for callee in callees):
+            return True
+        seen |= {callee.qualname for callee in callees}
+        # A call of the helper outside its own `try`s: a status error of the next one leaves it too.
+        calls = [c for callee in callees for c in callee.calls if not c.guarded] if depth == 0 else []
+    return False
 
 
 def _innermost_handler(fn: FunctionFacts, node: cst.CSTNode, handler: Handler) -> Handler:
