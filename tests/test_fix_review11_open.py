@@ -168,3 +168,27 @@ def test_a_fallback_between_frameworks_is_no_guard_to_import_into(tmp_path: Path
     fixed = (tmp_path / "server.py").read_text()
     assert "    from mcp.server.fastmcp.exceptions import ToolError" not in fixed
     compile(fixed, "server.py", "exec")
+
+
+def test_a_module_statement_the_fix_adds_goes_below_the_import_guard(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    write(tmp_path / "pyproject.toml", '[project]\nname = "tasks"\nversion = "0"\ndependencies = ["mcp>=1.10,<2"]\n')
+    server = GUARDED.replace("import sys\n", "import logging\nimport sys\n\nimport requests\n").replace(
+        """    if task_id not in TASKS:
+        return f"Error: task {task_id} not found"
+    TASKS.pop(task_id)
+    return "closed"
+""",
+        """    try:
+        requests.post(f"https://tasks.example/{task_id}/close", timeout=10).raise_for_status()
+    except Exception as e:
+        return f"Failed to close task {task_id}: {e}"
+    return "closed"
+""",
+    )
+    write(tmp_path / "server.py", server)
+    run("--fix", "--unsafe-fixes")
+    fixed = (tmp_path / "server.py").read_text()
+    assert "    sys.exit(1)\n\nlogger = logging.getLogger(__name__)\n\nmcp = FastMCP" in fixed, fixed
+    assert "    from mcp.server.fastmcp.exceptions import ToolError\nexcept ImportError:" in fixed, fixed
+    compile(fixed, "server.py", "exec")

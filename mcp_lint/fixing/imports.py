@@ -76,6 +76,9 @@ class ImportBlock:
     # there: a new framework import goes into that `try` after them, so a missing package still
     # meets the author's message first.
     guarded: tuple[ImportLine, ...] = ()
+    # The end of that `try` statement (its last handler's last line): statements a fix adds after
+    # the imports go below it, not between the imports and the guard.
+    guard_end: Location | None = None
 
 
 def statements_tree(module: cst.Module) -> ast.Module:
@@ -124,6 +127,7 @@ def read_imports(tree: ast.Module | None, lines: list[str], module_name: str) ->
         elif found and not isinstance(stmt, (ast.Expr, ast.Assign, ast.AnnAssign, ast.AugAssign, ast.If, ast.Try)):
             break
     first_party = module_name.split(".")[0]
+    guarded, guard_end = _guarded_framework(tree, lines)
     return ImportBlock(
         tuple(found),
         first_party,
@@ -134,17 +138,19 @@ def read_imports(tree: ast.Module | None, lines: list[str], module_name: str) ->
         no_sections=_without_sections(found, first_party),
         after_gap=_gap_after(found, lines),
         runtime_names=frozenset(_runtime_names(tree.body)),
-        guarded=_guarded_framework(tree, lines),
+        guarded=guarded,
+        guard_end=guard_end,
     )
 
 
-def _guarded_framework(tree: ast.Module, lines: list[str]) -> tuple[ImportLine, ...]:
+def _guarded_framework(tree: ast.Module, lines: list[str]) -> tuple[tuple[ImportLine, ...], Location | None]:
     """The framework imports of the top-level `try:` guarding them (see ImportBlock.guarded),
-    when no top-level import of the framework runs outside such a guard."""
+    when no top-level import of the framework runs outside such a guard, and where that `try` ends."""
     found: list[ImportLine] = []
+    end: Location | None = None
     for stmt in tree.body:
         if _imports_framework(stmt):
-            return ()
+            return (), None
         if not isinstance(stmt, ast.Try) or not any(_imports_framework(inner) for inner in stmt.body):
             continue
         stops = all(
@@ -152,13 +158,15 @@ def _guarded_framework(tree: ast.Module, lines: list[str]) -> tuple[ImportLine, 
             for handler in stmt.handlers
         )
         if not stmt.handlers or not stops:
-            return ()  # a fallback to another framework: what the new name is depends on the branch
+            return (), None  # a fallback to another framework: what the new name is depends on the branch
         for inner in stmt.body:
             if _imports_framework(inner):
                 line = _line(inner, lines, indented=True)  # type: ignore[arg-type]
                 if line is not None:
                     found.append(line)
-    return tuple(found)
+        last_row = stmt.end_lineno or stmt.lineno
+        end = Location(last_row, len(lines[last_row - 1]) + 1)
+    return tuple(found), end if found else None
 
 
 def _catches_import_error(kind: ast.expr | None) -> bool:
@@ -340,7 +348,11 @@ def import_edits(
         code = "\n".join(after_block)
         if block.lines:
             gap = "\n" * (1 + getattr(block, "after_gap", 1))
-            inserts.setdefault(block.lines[-1].end, []).append((1, f"{gap}{code}"))
+            below = block.lines[-1].end
+            guard_end = getattr(block, "guard_end", None)
+            if guard_end is not None and guard_end.row > below.row:
+                below = guard_end
+            inserts.setdefault(below, []).append((1, f"{gap}{code}"))
         else:
             # Below the imports just inserted at the top (if any), a blank line between.
             opening = "\n" if inserts.get(block.top) else ""
