@@ -16,6 +16,7 @@ import libcst as cst
 
 from mcp_lint.lazy_re import LazyPattern, lazy_compile
 from mcp_lint.model.exception_guards import Handler
+from mcp_lint.model.library_tables import FOREIGN_BUILTIN_ERRORS
 from mcp_lint.model.names import AliasTable
 from mcp_lint.model.walk import descendants
 from mcp_lint.rules.messages import Message, Placeholder, Text
@@ -159,24 +160,11 @@ def _os_errors_only(caught: tuple[str, ...]) -> bool:
     return bool(caught) and all(name in _OS_ERRORS for name in caught)
 
 
-_OS_ERRORS = frozenset(
-    {
-        "OSError",
-        "IOError",
-        "EnvironmentError",
-        "FileNotFoundError",
-        "FileExistsError",
-        "PermissionError",
-        "IsADirectoryError",
-        "NotADirectoryError",
-        "ConnectionError",
-        "ConnectionRefusedError",
-        "ConnectionResetError",
-        "ConnectionAbortedError",
-        "BrokenPipeError",
-        "socket.error",
-    }
-)
+# The OS errors whose class names what the OS reported (the errno): the foreign builtin errors
+# but those of timing and processes, whose class says no more than the message would.
+_OS_ERRORS = (FOREIGN_BUILTIN_ERRORS - {"TimeoutError", "InterruptedError", "BlockingIOError", "ChildProcessError", "ProcessLookupError"}) | {
+    "socket.error"
+}
 
 
 def _in_parentheses(message: Message, lead: str, source: str, label: LazyPattern | None) -> bool:
