@@ -305,6 +305,7 @@ class NextFiles:
         self._imports: ImportIndex | None = None  # who imports whom, read on first need
         self._top: set[str] | None = None  # the first parts of the linted modules' names
         self._name_ends: dict[str, list[int]] | None = None  # _ends(), on first need
+        self._path_extended: bool | None = None  # _extends_path(), on first need
         # The answer per class: the files never change, and every round asks again for each
         # class still wanted.
         self._subclassing: dict[str, list[int]] = {}
@@ -375,7 +376,7 @@ class NextFiles:
             found.extend(indexes)
             if any(index not in done or done[index].summary is not None for index in indexes):
                 break
-        if not found and parts[0] not in self._roots():
+        if not found and parts[0] not in self._roots() and self._extends_path():
             # A bare import of a folder a module puts on `sys.path` (`import helpers` for
             # `pkg/agents/helpers.py`): every module whose name ends so may be the one meant.
             for cut in range(len(parts) - 1, 0, -1):
@@ -396,6 +397,15 @@ class NextFiles:
         if self._top is None:
             self._top = {name.partition(".")[0] for name in self.by_name}
         return self._top
+
+    def _extends_path(self) -> bool:
+        """Does some file put a folder on `sys.path` (the test analysis.py records as
+        ModuleSummary.extends_path)? Only then does the link step follow a bare import to a module
+        by the end of its name, so only then may such a module be the one a name needs (without
+        it, a framework's own `mcp.server` asked for every `*.mcp.server` of the tree)."""
+        if self._path_extended is None:
+            self._path_extended = any(b"sys.path.insert" in item.data or b"sys.path.append" in item.data for item in self.items if item.data)
+        return self._path_extended
 
     def _ends(self) -> dict[str, list[int]]:
         """The proper ends of the linted modules' dotted names, each with the files that have it."""

@@ -53,3 +53,28 @@ def test_an_end_two_modules_share_names_neither(tmp_path: Path, monkeypatch: pyt
     (tmp_path / "pkg" / "other" / "__init__.py").write_text("")
     (tmp_path / "pkg" / "other" / "helpers.py").write_text(HELPERS)
     assert _lines(tmp_path, monkeypatch) == []
+
+
+def _next_files(root: Path, server: str) -> tuple[object, dict]:
+    from mcp_lint.per_file import read_inputs
+    from mcp_lint.prefilter import NextFiles
+
+    root.mkdir()
+    _project(root, server)
+    # A vendored copy whose dotted name ends like the framework's own module (`vendor.mcp.server`).
+    (root / "pkg" / "vendor" / "mcp").mkdir(parents=True)
+    for folder in (root / "pkg" / "vendor", root / "pkg" / "vendor" / "mcp"):
+        (folder / "__init__.py").write_text("")
+    (root / "pkg" / "vendor" / "mcp" / "server.py").write_text("def run() -> None:\n    pass\n")
+    paths = sorted(root.rglob("*.py"))
+    return NextFiles(read_inputs(paths)), {str(p.relative_to(root)): i for i, p in enumerate(paths)}
+
+
+def test_a_name_end_asks_for_a_module_only_where_a_folder_is_put_on_sys_path(tmp_path: Path) -> None:
+    # Without any `sys.path` change the link step never follows a name by its end, so the
+    # prefilter does not analyse `pkg/vendor/mcp/server.py` for the framework's `mcp.server...`.
+    plain, _ = _next_files(tmp_path / "plain", SERVER.replace("sys.path.insert(0, os.path.join(os.path.dirname(__file__), 'agents'))\n\n", ""))
+    assert plain.asked_for({"mcp.server.fastmcp.FastMCP"}, {}, set()) == set()
+    extended, index = _next_files(tmp_path / "extended", SERVER)
+    assert extended.asked_for({"mcp.server.fastmcp.FastMCP"}, {}, set()) == {index["pkg/vendor/mcp/server.py"]}
+    assert extended.asked_for({"helpers.fetch"}, {}, set()) == {index["pkg/agents/helpers.py"]}
