@@ -1311,13 +1311,9 @@ def _letting_validation_errors_through(fix: FixSpec, payload: RawText, context: 
     if context.framework.family not in (Family.MCP_FASTMCP, Family.FASTMCP):
         return None
     row, indent, inner = payload.clause_at
-    at = Location(row, 1)
-    same = [edit for edit in fix.edits if edit.location == at and edit.end_location == at]
-    others = tuple(edit for edit in fix.edits if edit not in same)
-    written = "".join(edit.content for edit in same)
-    inserted = Edit(at, at, f"{written}{indent}except {PH_VALIDATION_ERROR}:\n{inner}raise\n")
+    edits = _inserted_at(fix.edits, Location(row, 1), f"{indent}except {PH_VALIDATION_ERROR}:\n{inner}raise\n")
     message = f"{fix.message}; let {PH_VALIDATION_ERROR} through"
-    return replace(fix, edits=(*others, inserted), message=message, needs=(*fix.needs, "ValidationError"))
+    return replace(fix, edits=tuple(edits), message=message, needs=(*fix.needs, "ValidationError"))
 
 
 # `except ValueError:\n    raise` put before the clause by the fix (handler_fix's advice pass-through).
@@ -1410,15 +1406,13 @@ def _keeping_own_advice(fix: FixSpec, payload: RawText, context: RenderContext) 
         return fix
     row, indent, inner = payload.clause_at  # type: ignore[misc]
     at = Location(row, 1)
-    same = [edit for edit in fix.edits if edit.location == at and edit.end_location == at]
-    written = "".join(edit.content for edit in same)
+    written = "".join(edit.content for edit in fix.edits if edit.location == at and edit.end_location == at)
     names = tuple(name for name in names if f"except {name}:" not in written)
     if not names:
         return fix
     caught_text = names[0] if len(names) == 1 else f"({', '.join(names)})"
-    others = tuple(edit for edit in fix.edits if edit not in same)
-    inserted = Edit(at, at, f"{written}{indent}except {caught_text}:\n{inner}raise\n")
-    return replace(fix, edits=(*others, inserted), message=f"{fix.message}; let {caught_text} through")
+    edits = _inserted_at(fix.edits, at, f"{indent}except {caught_text}:\n{inner}raise\n")
+    return replace(fix, edits=tuple(edits), message=f"{fix.message}; let {caught_text} through")
 
 
 def _caught(classes: str) -> str:
@@ -2234,11 +2228,15 @@ def _own_raises_through(fn: FunctionFacts, handler: Handler, ctx: FileContext, l
         return None
     (row, indent, inner), classes = found
     caught = classes[0] if len(classes) == 1 else f"({', '.join(classes)})"
-    at = Location(row, 1)
-    text = f"{indent}except {caught}:\n{inner}raise\n"
-    same = [edit for edit in let_through if edit.location == at and edit.end_location == at]
-    others = [edit for edit in let_through if edit not in same]
-    return [*others, Edit(at, at, "".join(edit.content for edit in same) + text)], caught
+    return _inserted_at(let_through, Location(row, 1), f"{indent}except {caught}:\n{inner}raise\n"), caught
+
+
+def _inserted_at(edits: Sequence[Edit], at: Location, text: str) -> list[Edit]:
+    """`edits` with `text` inserted at the start of a line (`at`), after what the insertions
+    already there write: one edit per insertion point (two at one place apply in no set order),
+    so clauses put before the same clause keep the order they were added in."""
+    same = [edit for edit in edits if edit.location == at and edit.end_location == at]
+    return [*(edit for edit in edits if edit not in same), Edit(at, at, "".join(edit.content for edit in same) + text)]
 
 
 def _status_clause_first(
@@ -2261,11 +2259,8 @@ def _status_clause_first(
     where = ctx.range(handler.node).start
     row, column = where.line, where.column
     outer, inner = " " * column, indent_of(ctx, node)
-    at = Location(row, 1)
     text = f"{outer}except {clause.caught} as {handler.name}:\n{inner}{statement(shown)}\n"
-    same = [edit for edit in let_through if edit.location == at and edit.end_location == at]
-    others = [edit for edit in let_through if edit not in same]
-    return [*others, Edit(at, at, "".join(edit.content for edit in same) + text)], clause.caught
+    return _inserted_at(let_through, Location(row, 1), text), clause.caught
 
 
 def _helper_raises_status(fn: FunctionFacts, handler: Handler, ctx: FileContext) -> bool:
