@@ -276,12 +276,18 @@ def _caught_exception_text(
 def _only_about(value: cst.Dict, handler: Handler) -> bool:
     """Does the dict hold the caught exception's text, and beside it only constants (no data the
     call gathered before it failed: `{"rows": rows, "warning": str(e)}` is a partial answer)?"""
+    return _holds_beside_constants(value, lambda item: find_exception_text(item, handler) is not None)
+
+
+def _holds_beside_constants(value: cst.Dict, holds: Callable[[cst.BaseExpression], bool]) -> bool:
+    """Does some item of the dict `holds`, every other one being a constant (a literal, True,
+    False, None)? A `**spread` is neither."""
     found = False
     for element in value.elements:
         if not isinstance(element, cst.DictElement):
             return False
         item = element.value
-        if find_exception_text(item, handler) is not None:
+        if holds(item):
             found = True
         elif not (isinstance(item, (cst.SimpleString, cst.ConcatenatedString, cst.Integer, cst.Float)) or (isinstance(item, cst.Name) and item.value in {"True", "False", "None"})):
             return False
@@ -754,18 +760,9 @@ def _describes_itself(fn: FunctionFacts, ctx: FileContext, lookup: bool) -> bool
 def _own_fields(value: cst.BaseExpression) -> bool:
     """A dict that holds fields of `self` and beside them only constants (`{"kind": self.kind,
     "text": redact(self.message), "retry": False}`): an exception's own account of itself."""
-    if not isinstance(value, cst.Dict):
-        return False
-    found = False
-    for element in value.elements:
-        if not isinstance(element, cst.DictElement):
-            return False
-        item = element.value
-        if any(isinstance(n, cst.Attribute) and isinstance(n.value, cst.Name) and n.value.value == "self" for n in descendants(item)):
-            found = True
-        elif not (isinstance(item, (cst.SimpleString, cst.ConcatenatedString, cst.Integer, cst.Float)) or (isinstance(item, cst.Name) and item.value in {"True", "False", "None"})):
-            return False
-    return found
+    return isinstance(value, cst.Dict) and _holds_beside_constants(
+        value, lambda item: any(isinstance(n, cst.Attribute) and isinstance(n.value, cst.Name) and n.value.value == "self" for n in descendants(item))
+    )
 
 
 def _leading_call(value: cst.BaseExpression, fn: FunctionFacts) -> cst.Call | None:
@@ -1743,9 +1740,9 @@ def _fix_message(ctx: FileContext, value: cst.BaseExpression, message: cst.BaseE
     carriers = bound_from_exception(handler) if handler is not None else frozenset()
     # The author's advice (a hint item of an error dict, a builder's `next_actions=[...]` or a
     # model's `note=`): each a sentence after the message, never dropped (no fix rather than that).
-    fields = _result_items(_unwrap(value, ctx)) or {}
+    fields = _result_items(unwrapped) or {}
     advice = [fields[key] for key in HINT_KEYS if key in fields and fields[key] is not message and not _is_empty(fields[key])]
-    advice += builder_advice(_unwrap(value, ctx), message)
+    advice += builder_advice(unwrapped, message)
     # A whole value serialised into the message (`{json.dumps(data, indent=2)}`) is a record of the
     # failure, not words for the model: every field of it would travel in the raise (a reply's raw
     # body, the request's headers with their key). The author's words stay.
@@ -1760,7 +1757,7 @@ def _fix_message(ctx: FileContext, value: cst.BaseExpression, message: cst.BaseE
     if text is None or (len(text.parts) != 1 and not text.multiline):
         return "" if advice else source  # a layout of several literals on one line is kept as written
     text.drop_error_prefix()
-    items = _dict_items(_unwrap(value, ctx))
+    items = _dict_items(unwrapped)
     code = _code_beside(items, message)
     if code is not None and len(text.parts) == 1 and _is_fragment(text.words(), code):
         # `{"code": "TOO_MANY_ITEMS", "message": "limit=1000"}`: the message alone ("limit=1000")

@@ -372,9 +372,7 @@ def builder_message(positional: list[cst.BaseExpression]) -> cst.BaseExpression 
         return None
     label = literal_text(positional[0])
     if label is not None and label.strip() and not any(character.isspace() for character in label.strip()):
-        for value in positional[1:]:
-            if is_text(value) and " " in (literal_text(value) or "").strip():
-                return value
+        return next((value for value in positional[1:] if reads_as_words(value)), positional[0])
     return positional[0]
 
 
@@ -388,11 +386,12 @@ def builder_advice(call: cst.BaseExpression, message: cst.BaseExpression) -> lis
     at = next((index for index, value in enumerate(positional) if value is message), None)
     if at is None:
         return []
-    return [
-        value
-        for value in positional[at + 1 :]
-        if is_text(value) and " " in (literal_text(value) or "").strip() and not is_status_word(literal_text(value) or "")
-    ]
+    return [value for value in positional[at + 1 :] if reads_as_words(value) and not is_status_word(literal_text(value) or "")]
+
+
+def reads_as_words(value: cst.BaseExpression) -> bool:
+    """Text written here that reads as words (a space between them), not a code or a label."""
+    return is_text(value) and " " in (literal_text(value) or "").strip()
 
 
 def is_status_word(text: str) -> bool:
@@ -411,8 +410,7 @@ def message_argument(call: cst.Call, status: cst.BaseExpression) -> cst.BaseExpr
     sentences = [
         argument.value
         for argument in call.args
-        if argument.keyword is None and not argument.star and argument.value is not status and is_text(argument.value)
-        and " " in (literal_text(argument.value) or "").strip()
+        if argument.keyword is None and not argument.star and argument.value is not status and reads_as_words(argument.value)
     ]
     return max(sentences, key=lambda node: len(literal_text(node) or ""), default=None)
 
