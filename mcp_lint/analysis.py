@@ -40,7 +40,7 @@ from mcp_lint.model.summary import TABLE_REF, CallEdge, FunctionSummary, ModuleS
 from mcp_lint.model.table_rows import LOCAL, RETURNED
 from mcp_lint.model.walk import descendants
 from mcp_lint.noqa import may_suppress, parse_noqa
-from mcp_lint.module_names import module_name
+from mcp_lint.module_names import extends_sys_path, module_name
 from mcp_lint.rules import all_rules
 from mcp_lint.rules.base import FileContext
 from mcp_lint.rules.common import protocol_error_built_by
@@ -140,7 +140,7 @@ def analyze_source(
     summary.server_arguments = list(model.server_arguments)
     summary.callable_arguments = list(model.callable_arguments)
     summary.adapters = dict(model.adapters)
-    summary.extends_path = "sys.path.insert" in source or "sys.path.append" in source
+    summary.extends_path = extends_sys_path(source)
     summary.lifespans = list(model.lifespans)
     summary.function_tables = {k: v for k, v in model.function_tables.items() if not k.endswith(RETURNED) and LOCAL not in k}
     summary.tables = model.tables

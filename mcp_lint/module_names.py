@@ -147,3 +147,18 @@ def resolve_relative(module: str, is_package: bool, level: int, target: str) -> 
     if target:
         return f"{base}.{target}" if base else target
     return base
+
+
+# The calls by which a module puts a folder on `sys.path`, making that folder's modules
+# importable by the end of their names (`import helpers` for `pkg/agents/helpers.py`).
+_PATH_EXTENDERS = ("sys.path.insert", "sys.path.append")
+_PATH_EXTENDERS_BYTES = tuple(call.encode() for call in _PATH_EXTENDERS)
+
+
+def extends_sys_path(text: str | bytes) -> bool:
+    """Does the module's text put a folder on `sys.path`? One test for the analysis
+    (ModuleSummary.extends_path, which the link step follows name ends under) and the prefilter
+    (which asks for modules by those ends under the same condition)."""
+    if isinstance(text, bytes):
+        return any(call in text for call in _PATH_EXTENDERS_BYTES)
+    return any(call in text for call in _PATH_EXTENDERS)

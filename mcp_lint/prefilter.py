@@ -48,7 +48,7 @@ import re
 from typing import TYPE_CHECKING, Callable, Iterable, Iterator, Sequence
 
 from mcp_lint.lazy_re import lazy_compile
-from mcp_lint.module_names import resolve_relative
+from mcp_lint.module_names import extends_sys_path, resolve_relative
 
 if TYPE_CHECKING:
     from mcp_lint.model.summary import ModuleSummary
@@ -399,12 +399,12 @@ class NextFiles:
         return self._top
 
     def _extends_path(self) -> bool:
-        """Does some file put a folder on `sys.path` (the test analysis.py records as
-        ModuleSummary.extends_path)? Only then does the link step follow a bare import to a module
+        """Does some file put a folder on `sys.path` (module_names.extends_sys_path, recorded by
+        the analysis as ModuleSummary.extends_path)? Only then does the link step follow a bare import to a module
         by the end of its name, so only then may such a module be the one a name needs (without
         it, a framework's own `mcp.server` asked for every `*.mcp.server` of the tree)."""
         if self._path_extended is None:
-            self._path_extended = any(b"sys.path.insert" in item.data or b"sys.path.append" in item.data for item in self.items if item.data)
+            self._path_extended = any(extends_sys_path(item.data) for item in self.items if item.data)
         return self._path_extended
 
     def _ends(self) -> dict[str, list[int]]:
