@@ -33,6 +33,11 @@ class _Library:
     # Modules of the package a `from` import may name the status class from.
     homes: tuple[str, ...]
 
+    @property
+    def status_names(self) -> frozenset[str]:
+        """The status error's qualified names, one per home (`requests.exceptions.HTTPError`)."""
+        return frozenset(f"{home}.{self.status_class}" for home in self.homes)
+
 
 _BROAD = frozenset({"Exception", "BaseException"})
 _LIBRARIES = (
@@ -60,7 +65,7 @@ def caught_status(handler: Handler) -> str | None:
     if not handler.name or len(handler.caught) != 1:
         return None
     for library in _LIBRARIES:
-        if handler.caught[0] in {f"{home}.{library.status_class}" for home in library.homes}:
+        if handler.caught[0] in library.status_names:
             return f"{handler.name}.{library.status}"
     return None
 
@@ -83,8 +88,7 @@ def status_clause(handler: Handler, before: tuple[str, ...], aliases: AliasTable
     if len(found) != 1:
         return None  # no library, or two a bare `raise_for_status()` may belong to
     library = found[0]
-    qualified = {f"{home}.{library.status_class}" for home in library.homes}
-    if qualified & set(before) or set(before) & library.broad:
+    if library.status_names & set(before) or set(before) & library.broad:
         return None
     return StatusClause(_named(library, aliases) or "", f"{handler.name}.{library.status}")
 
@@ -113,9 +117,8 @@ def _raises_for_status(node: cst.CSTNode) -> bool:
 def _named(library: _Library, aliases: AliasTable) -> str | None:
     """How the module names the library's status error: its own import of the class, else the
     class through the imported package (`requests.HTTPError`); None when it imports neither."""
-    qualified = {f"{home}.{library.status_class}" for home in library.homes}
     for local, target in sorted(aliases.aliases.items()):
-        if target in qualified and "." not in local:
+        if target in library.status_names and "." not in local:
             return local
     for local, target in sorted(aliases.aliases.items()):
         if target in library.homes and "." not in local:
@@ -127,9 +130,7 @@ def keep_caught_status(message: Message, handler: Handler) -> None:
     """The fix's message of a clause catching a status error, with the status it read (unless
     the author's words kept it already): "Could not get the balance (HTTP {e.response.status_code})"."""
     status = caught_status(handler)
-    if status is not None and not any(
-        isinstance(piece, Placeholder) and _STATUS_READ.search(piece.source) for part in message.parts for piece in part.pieces
-    ):
+    if status is not None and not _reads(message, _STATUS_READ):
         with_status(message, status)
 
 
@@ -149,9 +150,14 @@ def keep_os_reason(message: Message, handler: Handler) -> None:
     the exception's text (`e.strerror` is: the label set counts it)."""
     if not handler.name or not _os_errors_only(handler.caught):
         return
-    if any(isinstance(piece, Placeholder) and _OS_REASON_READ.search(piece.source) for part in message.parts for piece in part.pieces):
+    if _reads(message, _OS_REASON_READ):
         return
     _in_parentheses(message, "", f"type({handler.name}).__name__", None)
+
+
+def _reads(message: Message, value: LazyPattern) -> bool:
+    """Does a placeholder of the message read such a value already?"""
+    return any(isinstance(piece, Placeholder) and value.search(piece.source) for part in message.parts for piece in part.pieces)
 
 
 def _os_errors_only(caught: tuple[str, ...]) -> bool:
