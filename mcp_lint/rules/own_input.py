@@ -50,8 +50,8 @@ def keep_own_input(message: Message, handler: Handler, fn: FunctionFacts) -> Non
     """The arguments of `own_input` in parentheses after what failed, unless the message names
     an argument of the function already (the author chose what to name)."""
     read = [word for part in message.parts for p in part.pieces if isinstance(p, Placeholder) for word in _WORD.findall(p.source)]
-    if set(read) & set(fn.params):
-        return
+    if set(read) & set(fn.params) or message.words().rstrip(" .").endswith(")"):
+        return  # the author chose what to name, or ends on details of their own ("failed ({status})")
     for name in own_input(handler, fn):
         if not in_details(message, f"{name}: ", name):
             return
