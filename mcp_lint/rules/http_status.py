@@ -177,8 +177,8 @@ def keep_library_reason(message: Message, handler: Handler, aliases: AliasTable)
         return
     if not handler.caught or not all(_library_class(name, aliases) for name in handler.caught):
         return
-    if _reads(message, _OS_REASON_READ):
-        return
+    if _reads(message, _OS_REASON_READ) or _reads(message, _STATUS_READ):
+        return  # the author's words name the reason already (a status names it better)
     _in_parentheses(message, "", f"type({handler.name}).__name__", None)
 
 
