@@ -52,7 +52,8 @@ def keep_own_input(message: Message, handler: Handler, fn: FunctionFacts) -> Non
     read = [word for part in message.parts for p in part.pieces if isinstance(p, Placeholder) for word in _WORD.findall(p.source)]
     if set(read) & set(fn.params) or message.words().rstrip(" .").endswith(")"):
         return  # the author chose what to name, or ends on details of their own ("failed ({status})")
-    for name in own_input(handler, fn):
+    words = message.words()
+    for name in [name for name in own_input(handler, fn) if name not in words]:  # ("item_id is not a valid SKU")
         if not in_details(message, f"{name}: ", name):
             return
 
