@@ -52,8 +52,10 @@ def keep_own_input(message: Message, handler: Handler, fn: FunctionFacts) -> Non
     read = [word for part in message.parts for p in part.pieces if isinstance(p, Placeholder) for word in _WORD.findall(p.source)]
     if set(read) & set(fn.params) or message.words().rstrip(" .").endswith(")"):
         return  # the author chose what to name, or ends on details of their own ("failed ({status})")
-    words = message.words()
-    for name in [name for name in own_input(handler, fn) if name not in words]:  # ("item_id is not a valid SKU")
+    # A name the words spell as the identifier ("item_id is not a valid SKU") is named already;
+    # a plain word ("describe table") names the kind of thing, not which one.
+    spelled = set(_WORD.findall(message.words()))
+    for name in [name for name in own_input(handler, fn) if name not in spelled or name.islower() and "_" not in name]:
         if not in_details(message, f"{name}: ", name):
             return
 
