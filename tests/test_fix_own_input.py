@@ -187,3 +187,46 @@ def test_an_api_clients_status_error_keeps_its_status() -> None:
     assert "type(e)" not in after
     assert_fixes_to(GOOGLE, after, None)
     assert [f.code for f in lint_source(after)] == []
+
+
+# --- what is never named ------------------------------------------------------------------------
+
+HELPER = """\
+import logging
+
+from events_sdk import EventsClient
+from fastmcp import FastMCP
+from fastmcp.exceptions import ToolError
+
+logger = logging.getLogger(__name__)
+mcp = FastMCP("events")
+CLIENT = EventsClient()
+
+
+def fetch_feed(feed_path: str) -> list:
+    try:
+        return CLIENT.fetch(feed_path)
+    except Exception as e:
+        raise ToolError(f"Could not fetch feed: {e}") from e
+
+
+@mcp.tool()
+def get_feed(name: str) -> list:
+    return fetch_feed(f"/feeds/{name}")
+
+
+@mcp.tool()
+def read_feed(feed_url: str, feed_name: str) -> list:
+    try:
+        return CLIENT.read(feed_url, feed_name)
+    except Exception as e:
+        raise ToolError(f"Could not read feed: {e}") from e
+"""
+
+
+def test_a_helpers_parameters_and_a_url_are_not_named() -> None:
+    # A helper's parameter is what its callers built (`f"/feeds/{name}"`), not what the model
+    # sent; a URL's query may hold a key.
+    after = fixed(HELPER)
+    assert '        raise ToolError("Could not fetch feed") from e\n' in after, after
+    assert '        raise ToolError(f"Could not read feed (feed_name: {feed_name})") from e\n' in after, after
