@@ -1005,11 +1005,11 @@ def test_a_label_of_the_failures_kind_follows_the_operation_named_from_the_code(
     fixed = (project / "server.py").read_text()
     assert fixed.endswith(
         "    except OSError as e:\n"
-        '        logger.exception("Could not describe table: database error (%s)", type(e).__name__)\n'
-        '        raise ToolError(f"Could not describe table: database error ({type(e).__name__})") from e\n'
+        '        logger.exception("Could not describe table: database error (table: %s, %s)", table, type(e).__name__)\n'
+        '        raise ToolError(f"Could not describe table: database error (table: {table}, {type(e).__name__})") from e\n'
         "    except Exception as e:\n"
-        '        logger.exception("Could not describe table")\n'
-        '        raise ToolError("Could not describe table") from e\n'
+        '        logger.exception("Could not describe table (table: %s)", table)\n'
+        '        raise ToolError(f"Could not describe table (table: {table})") from e\n'
     ), fixed
 
 
@@ -1191,7 +1191,7 @@ def test_a_file_the_running_python_cannot_parse_whole_gets_its_imports_in_its_im
         "import json\nimport logging\nimport os\n\nfrom mcp.server.fastmcp import FastMCP\n"
         "from mcp.server.fastmcp.exceptions import ToolError\n\nlogger = logging.getLogger(__name__)\n"
     ), after
-    assert '        logger.exception("Could not read file (%s)", type(e).__name__)\n        raise ToolError(f"Could not read file ({type(e).__name__})") from e\n' in after
+    assert '        logger.exception("Could not read file (name: %s, %s)", name, type(e).__name__)\n        raise ToolError(f"Could not read file (name: {name}, {type(e).__name__})") from e\n' in after
 
 
 @pytest.mark.parametrize(
@@ -1292,11 +1292,13 @@ def test_an_error_dicts_code_is_never_raised_in_place_of_the_sentence_beside_it(
                 try:
                     return await send_renewal(permit_id)
                 except httpx.TimeoutException as e:
-                    logger.exception("The permit service did not answer in time")
-                    raise ToolError("The permit service did not answer in time") from e
+                    logger.exception("The permit service did not answer in time (permit_id: %s)", permit_id)
+                    raise ToolError(f"The permit service did not answer in time (permit_id: {permit_id})") from e
                 except httpx.HTTPError as e:
-                    logger.exception("Could not reach the permit service")
-                    raise ToolError("Could not reach the permit service. Check the service status page.") from e
+                    logger.exception("Could not reach the permit service (permit_id: %s)", permit_id)
+                    raise ToolError(
+                        f"Could not reach the permit service (permit_id: {permit_id}). Check the service status page."
+                    ) from e
             '''
         )
     ), after
@@ -1494,8 +1496,8 @@ def test_a_function_written_never_to_raise_keeps_its_reply() -> None:
     ) in after, after
     assert after.endswith(
         "    except OSError as exc:\n"
-        '        logger.exception("Could not get order status (%s)", type(exc).__name__)\n'
-        '        raise ToolError(f"Could not get order status ({type(exc).__name__})") from exc\n'
+        '        logger.exception("Could not get order status (order_id: %s, %s)", order_id, type(exc).__name__)\n'
+        '        raise ToolError(f"Could not get order status (order_id: {order_id}, {type(exc).__name__})") from exc\n'
     ), after
 
 
@@ -2042,8 +2044,8 @@ def test_no_fix_replaces_the_message_of_the_projects_argument_validator(project:
     assert fixed.endswith(
         "        return fetch_order(order_id)\n"
         "    except Exception as e:\n"
-        '        logger.exception("Could not get order")\n'
-        '        raise ToolError("Could not get order") from e\n'
+        '        logger.exception("Could not get order (order_id: %s)", order_id)\n'
+        '        raise ToolError(f"Could not get order (order_id: {order_id})") from e\n'
     ), fixed
 
 
@@ -2170,8 +2172,8 @@ def test_a_module_without_a_logger_gets_the_projects_own_logger(project: Path) -
         "    try:\n"
         "        return fetch_note(note_id)\n"
         "    except Exception as e:\n"
-        '        logger.exception("Could not get note")\n'
-        '        raise ToolError("Could not get note") from e\n'
+        '        logger.exception("Could not get note (note_id: %s)", note_id)\n'
+        '        raise ToolError(f"Could not get note (note_id: {note_id})") from e\n'
     ), fixed
 
 
@@ -2255,17 +2257,17 @@ def test_the_one_step_that_failed_is_named_when_it_acts_on_something_else() -> N
     after = fixed(source)
     # A step that only says something ran (`_send_request`) names nothing, nor does a version
     # suffix (`list_files_v2`) make another thing: the tool's name does.
-    assert '        raise ToolError("Could not create tag") from e\n' in after, after
-    assert '        raise ToolError("Could not list files") from e\n' in after, after
+    assert '        raise ToolError(f"Could not create tag (name: {name})") from e\n' in after, after
+    assert '        raise ToolError(f"Could not list files (folder: {folder})") from e\n' in after, after
     assert (
         "    except Exception as e:\n"
-        '        logger.exception("Could not load alert feed")\n'
-        '        raise ToolError("Could not load alert feed") from e\n'
+        '        logger.exception("Could not load alert feed (region: %s)", region)\n'
+        '        raise ToolError(f"Could not load alert feed (region: {region})") from e\n'
     ) in after, after
     assert after.endswith(
         "    except Exception as e:\n"
-        '        logger.exception("Could not get order status")\n'
-        '        raise ToolError("Could not get order status") from e\n'
+        '        logger.exception("Could not get order status (order_id: %s)", order_id)\n'
+        '        raise ToolError(f"Could not get order status (order_id: {order_id})") from e\n'
     ), after
 
 

@@ -571,8 +571,8 @@ def read_file(path: str) -> str:
         with open(path) as handle:
             return handle.read()
     except OSError as exc:
-        log.exception("Could not read file (%s)", type(exc).__name__)
-        raise ToolError(f"Could not read file ({type(exc).__name__})") from exc
+        log.exception("Could not read file (path: %s, %s)", path, type(exc).__name__)
+        raise ToolError(f"Could not read file (path: {path}, {type(exc).__name__})") from exc
 """,
         None,
         id="mcp002-mcp2-reuse-log",
@@ -1100,7 +1100,7 @@ def to_pdf(path: str) -> str:
 """
     fixed_text = fixed(before)
     assert "\\\\n" not in fixed_text  # no doubled backslash
-    assert 'raise ToolError("Failed to convert\\nNote: conversion needs Word installed.") from e' in fixed_text
+    assert 'raise ToolError(f"Failed to convert\\nNote: conversion needs Word installed (path: {path}).") from e' in fixed_text
 
 
 def test_mcp002_keeps_the_other_placeholders_of_a_concatenated_message() -> None:
@@ -1231,9 +1231,9 @@ def test_mcp002_logs_with_percent_arguments_where_no_log_call_exists() -> None:
         'logger.exception("Lookup of %r at 100%% load failed", item_id)',
         'raise ToolError(f"Lookup of {item_id!r} at 100% load failed") from e',
     ]
-    # Without arguments logging does not %-format: a literal % stays single.
+    # The tool's own argument is named (the fix adds it): logging %-formats, the literal % doubles.
     plain = _tool('try:\n    return STORE.fetch(item_id)\nexcept Exception as e:\n    return f"Lookup at 100% load failed: {e}"\n')
-    assert _handler(fixed(plain))[0] == 'logger.exception("Lookup at 100% load failed")'
+    assert _handler(fixed(plain))[0] == 'logger.exception("Lookup at 100%% load failed (item_id: %s)", item_id)'
 
 
 def test_mcp002_deletes_the_locals_that_only_fed_the_old_error_result_and_keeps_its_context() -> None:
@@ -1421,7 +1421,7 @@ except Exception as e:
         raise
     except Exception as e:
         logger.exception("lookup failed")
-        raise ToolError("Lookup failed") from e
+        raise ToolError(f"Lookup failed (item_id: {item_id})") from e
 """
     )
 
@@ -1901,7 +1901,7 @@ def git_switch(repo_path: str, branch: str) -> str:
     return f"Switched to {branch}"
 """
     out = fixed(source)
-    assert '        logger.exception("Could not checkout %s", branch)\n        raise ToolError(f"Could not checkout {branch}") from e\n' in out
+    assert '        logger.exception("Could not checkout %s (%s)", branch, type(e).__name__)\n        raise ToolError(f"Could not checkout {branch} ({type(e).__name__})") from e\n' in out
     assert fixed(out) == out
 
 
@@ -1920,7 +1920,7 @@ async def page(ctx: Context, page_id: str) -> dict:
         return {"error": str(e)}
 """
     out = fixed(source)
-    assert 'raise ToolError("Could not fetch page") from e' in out
+    assert 'raise ToolError(f"Could not fetch page (page_id: {page_id})") from e' in out
     assert fixed(out) == out
 
 
@@ -1945,7 +1945,7 @@ def git_refresh(repo_path: str, remote: str, branch: str) -> str:
     return "synced"
 """
     out = fixed(source)
-    assert 'raise ToolError("Git refresh failed") from e' in out
+    assert 'raise ToolError(f"Git refresh failed (branch: {branch}, {type(e).__name__})") from e' in out
     assert "checkout %s" not in out and "fetch %s" not in out
     assert fixed(out) == out
 
@@ -2164,10 +2164,11 @@ def current_time(timezone_name: str) -> str:
 @pytest.mark.parametrize(
     ("words", "call", "expected"),
     [
-        # Words of an operation, not of a value: the value is not named, the failure is logged.
-        ('f"Lookup failed: {e}"', "ZoneInfo(timezone_name)", '"Lookup failed"'),
-        # The words name another kind of value than the argument: nothing guessed.
-        ('f"Invalid offset: {e}"', "ZoneInfo(timezone_name)", '"Invalid offset"'),
+        # Words of an operation, not of a value: the value is named as the call's argument, not as
+        # the one rejected, and the failure is logged.
+        ('f"Lookup failed: {e}"', "ZoneInfo(timezone_name)", 'f"Lookup failed (timezone_name: {timezone_name})"'),
+        # The words name another kind of value than the argument: nothing guessed as rejected.
+        ('f"Invalid offset: {e}"', "ZoneInfo(timezone_name)", 'f"Invalid offset (timezone_name: {timezone_name})"'),
         # The value is already in the message.
         ('f"Invalid timezone {timezone_name!r}: {e}"', "ZoneInfo(timezone_name)", 'f"Invalid timezone {timezone_name!r}"'),
     ],
@@ -2534,13 +2535,13 @@ def test_an_unread_binding_after_a_parenthesised_tuple_of_classes_goes_and_the_p
 def test_mcp002_leaves_no_stray_separator_where_the_exception_text_was() -> None:
     # A full-width colon ends the label as ":" does.
     wide = _tool('try:\n    return STORE.fetch(item_id)\nexcept Exception as e:\n    return f"查询失败：{e}"\n')
-    assert _handler(fixed(wide))[-1] == 'raise ToolError("查询失败") from e'
+    assert _handler(fixed(wide))[-1] == 'raise ToolError(f"查询失败 (item_id: {item_id})") from e'
     # The exception text between two sentences: one full stop stays, not two.
     between = _tool(
         'try:\n    return STORE.fetch(item_id)\nexcept Exception as e:\n'
         '    return f"Lookup failed because the token expired. Error: {e}. Run the login tool first."\n'
     )
-    assert _handler(fixed(between))[-1] == 'raise ToolError("Lookup failed because the token expired. Run the login tool first.") from e'
+    assert _handler(fixed(between))[-1] == 'raise ToolError(f"Lookup failed because the token expired (item_id: {item_id}). Run the login tool first.") from e'
     # A full stop after text that does not end a sentence is the author's and stays.
     after_words = _tool('try:\n    return STORE.fetch(item_id)\nexcept Exception as e:\n    return f"Lookup failed: {e}. Run the login tool first."\n')
-    assert _handler(fixed(after_words))[-1] == 'raise ToolError("Lookup failed. Run the login tool first.") from e'
+    assert _handler(fixed(after_words))[-1] == 'raise ToolError(f"Lookup failed (item_id: {item_id}). Run the login tool first.") from e'

@@ -166,7 +166,7 @@ def operation_is_own(handler: Handler, fn: FunctionFacts) -> bool:
 def _operation(handler: Handler, fn: FunctionFacts) -> tuple[tuple[str, str | None], cst.Call] | None:
     """`operation`'s words, with the call they name."""
     found: dict[tuple[str, str | None], cst.Call] = {}
-    bound = _bound_in(handler.try_node.body)
+    bound = bound_in(handler.try_node.body)
     for step in _steps(handler.try_node.body):
         named = _named_step(step, fn, bound)
         if named is None:
@@ -191,7 +191,7 @@ def _steps(body: cst.CSTNode) -> list[cst.Call]:
     """The calls of a `try` body that are steps of their own: a method chain
     (`service.search().query(...).execute()`, `get_client().request(...)`) is one step, read
     from its outermost call."""
-    calls = list(_calls(body))
+    calls = list(calls_in(body))
     receivers: set[int] = set()
     for call in calls:
         inner = call.func
@@ -222,7 +222,7 @@ def _named_step(step: cst.Call, fn: FunctionFacts, bound: set[str]) -> tuple[str
     if len(words) > 1 and words[0] in ACTION_VERBS:
         return ("Could not " + " ".join(words), None)  # "Could not get issue": the name says what
     if len(words) == 1 and words[0] in OBJECT_VERBS:
-        values = [name for name in _argument_names(step) if _usable(name, fn, bound)]
+        values = [name for name in call_argument_names(step) if _usable(name, fn, bound)]
         if len(values) == 1 and not is_bulky(values[0]) and not _decodes(step):
             return ("Could not " + words[0], values[0])  # "Could not open": of what? only with it
     return None
@@ -251,13 +251,13 @@ def rejected_value(words: str, handler: Handler, fn: FunctionFacts) -> str | Non
     if match is None:
         return None
     kind = [w for w in re.split(r"[\s_-]+", match.group("kind").lower()) if w]
-    bound = _bound_in(handler.try_node.body)
-    calls = list(_calls(handler.try_node.body))
-    candidates = {name for call in calls for name in _argument_names(call) if _usable(name, fn, bound) and _names_kind(name, kind)}
+    bound = bound_in(handler.try_node.body)
+    calls = list(calls_in(handler.try_node.body))
+    candidates = {name for call in calls for name in call_argument_names(call) if _usable(name, fn, bound) and _names_kind(name, kind)}
     if len(candidates) != 1:
         return None
     name = candidates.pop()
-    if is_bulky(name) or any(_decodes(call) and name in _argument_names(call) for call in calls):
+    if is_bulky(name) or any(_decodes(call) and name in call_argument_names(call) for call in calls):
         # "Invalid image data: {image_b64}": the value a decoder was handed is the whole
         # payload (an upstream image, a document): the leak would only move into the message.
         return None
@@ -282,13 +282,13 @@ def _names_kind(name: str, kind: list[str]) -> bool:
     return any(len(w) >= 3 and w in words for w in kind) or (len(joined_kind) >= 3 and joined_kind in joined_name)
 
 
-def _calls(body: cst.CSTNode) -> Iterator[cst.Call]:
+def calls_in(body: cst.CSTNode) -> Iterator[cst.Call]:
     for node in descendants(body, into_scopes=False):
         if isinstance(node, cst.Call):
             yield node
 
 
-def _argument_names(call: cst.Call) -> Iterator[str]:
+def call_argument_names(call: cst.Call) -> Iterator[str]:
     for argument in call.args:
         if not argument.star and isinstance(argument.value, cst.Name):
             yield argument.value.value
@@ -302,7 +302,7 @@ def _usable(name: str, fn: FunctionFacts, bound_in_try: set[str]) -> bool:
     return name in fn.local_names and name not in bound_in_try
 
 
-def _bound_in(body: cst.CSTNode) -> set[str]:
+def bound_in(body: cst.CSTNode) -> set[str]:
     bound: set[str] = set()
     for node in descendants(body, into_scopes=False):
         target: cst.CSTNode | None = None

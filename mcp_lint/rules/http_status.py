@@ -10,14 +10,16 @@ before it, in the module's own naming of the library, as a maintainer writes it.
 
 from __future__ import annotations
 
+import sys
 from dataclasses import dataclass
 
 import libcst as cst
 
 from mcp_lint.lazy_re import LazyPattern, lazy_compile
 from mcp_lint.model.exception_guards import Handler
+from mcp_lint.model.frameworks import FRAMEWORK_DOMAIN_ERRORS
 from mcp_lint.model.library_tables import FOREIGN_BUILTIN_ERRORS
-from mcp_lint.model.names import AliasTable
+from mcp_lint.model.names import AliasTable, last_name
 from mcp_lint.model.walk import descendants
 from mcp_lint.rules.messages import Message, Placeholder, Text
 
@@ -56,6 +58,13 @@ _LIBRARIES = (
         _BROAD | {"aiohttp.ClientError", "aiohttp.client_exceptions.ClientError"},
         ("aiohttp", "aiohttp.client_exceptions"),
     ),
+    # API clients' own status errors: raised by any call of the client (no `raise_for_status()`
+    # to see in the `try`), so only a clause catching them keeps their status (no broad classes).
+    _Library("googleapiclient", "HttpError", "resp.status", frozenset(), ("googleapiclient.errors",)),
+    _Library("openai", "APIStatusError", "status_code", frozenset(), ("openai",)),
+    _Library("anthropic", "APIStatusError", "status_code", frozenset(), ("anthropic",)),
+    _Library("kubernetes", "ApiException", "status", frozenset(), ("kubernetes.client", "kubernetes.client.rest", "kubernetes.client.exceptions")),
+    _Library("github", "GithubException", "status", frozenset(), ("github", "github.GithubException")),
 )
 
 
@@ -155,6 +164,44 @@ def keep_os_reason(message: Message, handler: Handler) -> None:
     _in_parentheses(message, "", f"type({handler.name}).__name__", None)
 
 
+def keep_library_reason(message: Message, handler: Handler, aliases: AliasTable) -> None:
+    """The fix's message of a clause catching only a third-party library's classes (`except
+    DirectoryError as e:` around one client's call), with the class the library raised (unless
+    the author's words name it already): "Could not get entry (dn: {dn}, {type(e).__name__})".
+    A library's subclasses name its reasons (an invalid DN syntax, no such object, not found),
+    which ask the model for different next calls; the name holds none of the text. Not for a
+    status error (its status is kept instead), the builtin classes (`Exception` names nothing;
+    OS errors have keep_os_reason), the standard library's, the project's own or a parse of the
+    function's own argument (keep_the_decode_position's)."""
+    if not handler.name or handler.parses_parameters or caught_status(handler) is not None:
+        return
+    if not handler.caught or not all(_library_class(name, aliases) for name in handler.caught):
+        return
+    if _reads(message, _OS_REASON_READ) or _reads(message, _STATUS_READ):
+        return  # the author's words name the reason already (a status names it better)
+    _in_parentheses(message, "", f"type({handler.name}).__name__", None)
+
+
+def _library_class(name: str, aliases: AliasTable) -> bool:
+    """A class of an imported third-party package (`ldap_lib.LDAPException`), as qualified."""
+    if "." not in name or name.startswith("builtins.") or name in FRAMEWORK_DOMAIN_ERRORS:
+        return False
+    root = name.split(".")[0]
+    if root in _STDLIB or root == aliases.module.split(".")[0] or last_name(name) in aliases.relative_names:
+        return False
+    if any(root == library.module and library.broad for library in _LIBRARIES):
+        return False  # an HTTP transport's (httpx): the status names the reason (keep_caught_status)
+    return last_name(name) not in {"ToolError", "McpError", "MCPError", "FastMCPError"}
+
+
+_STDLIB = frozenset(getattr(sys, "stdlib_module_names", ()))
+
+
+def in_details(message: Message, lead: str, source: str) -> bool:
+    """`({lead}{source})` after what failed, or inside the details a fix added there already."""
+    return _in_parentheses(message, lead, source, None)
+
+
 def _reads(message: Message, value: LazyPattern) -> bool:
     """Does a placeholder of the message read such a value already?"""
     return any(isinstance(piece, Placeholder) and value.search(piece.source) for part in message.parts for piece in part.pieces)
@@ -178,6 +225,8 @@ def _in_parentheses(message: Message, lead: str, source: str, label: LazyPattern
     the author's advice after it stays after it), or at its end."""
     if not message.parts:
         return False
+    if _into_details(message, lead, source):
+        return True
     if _after_first_sentence(message, lead, source):
         return True
     last = message.parts[-1]
@@ -188,8 +237,19 @@ def _in_parentheses(message: Message, lead: str, source: str, label: LazyPattern
     raw = label.sub("", end.raw) if label is not None else end.raw
     stop = "." if raw.endswith(".") and not raw.endswith("..") else ""
     end.raw = raw[:-1] if stop else raw
-    last.pieces.extend([Text(" (" + lead, True), Placeholder(source), Text(")" + stop, True)])
+    last.pieces.extend([Text(" (" + lead, True), Placeholder(source), Text(")" + stop, True, closes_details=True)])
     return True
+
+
+def _into_details(message: Message, lead: str, source: str) -> bool:
+    """`, {lead}{source}` inside the parentheses a fix added already ("(path: {path},
+    {type(e).__name__})"): one pair of details, not two side by side."""
+    for part in message.parts:
+        for index, piece in enumerate(part.pieces):
+            if isinstance(piece, Text) and piece.closes_details:
+                part.pieces[index:index] = [Text(", " + lead, True), Placeholder(source)]
+                return True
+    return False
 
 
 def _after_first_sentence(message: Message, lead: str, source: str) -> bool:
@@ -207,7 +267,12 @@ def _after_first_sentence(message: Message, lead: str, source: str) -> bool:
         if not rest.strip():
             return False  # the stop ends the message: it is one sentence
         head, tail = piece.raw[: stop.start()], piece.raw[stop.start() :]
-        part.pieces[index : index + 1] = [Text(head, piece.braces_escaped), Text(" (" + lead, True), Placeholder(source), Text(")" + tail, piece.braces_escaped)]
+        part.pieces[index : index + 1] = [
+            Text(head, piece.braces_escaped),
+            Text(" (" + lead, True),
+            Placeholder(source),
+            Text(")" + tail, piece.braces_escaped, closes_details=True),
+        ]
         return True
     return False
 

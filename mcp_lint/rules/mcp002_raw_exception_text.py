@@ -111,7 +111,8 @@ from mcp_lint.rules.upstream_body import (
     undecoded_replies,
     unpacked_responses,
 )
-from mcp_lint.rules.http_status import keep_caught_status, keep_os_reason, raises_status_uncaught, status_clause, with_status
+from mcp_lint.rules.http_status import keep_caught_status, keep_library_reason, keep_os_reason, raises_status_uncaught, status_clause, with_status
+from mcp_lint.rules.own_input import keep_own_input
 from mcp_lint.rules.messages import Message, Part, Placeholder, Text
 from mcp_lint.rules.text import clip, vague_reason
 from mcp_lint.vocabulary import (
@@ -1927,9 +1928,14 @@ def _build_fix(
         return None
     if not partial:
         _keep_the_decode_position(message, handler)
+        if status is None and text.rejected is None and _registered_tool(fn, ctx):
+            # The model's own input the failed call used, named where the library's text named it
+            # (a helper's parameters are what its callers built, not what the model sent).
+            keep_own_input(message, handler, fn)
         keep_caught_status(message, handler)
         if status is None:  # (a status tuple's callers read its text as the author wrote it)
             keep_os_reason(message, handler)
+            keep_library_reason(message, handler, ctx.model.aliases)
     indent = indent_of(ctx, node)
     cause = _cause(node, _innermost_handler(fn, node, handler), ctx)
     # A helper's own exception class stays (its callers may catch it); elsewhere ToolError.
@@ -2018,6 +2024,12 @@ def _build_fix(
     also += f"; let {passed} through" if passed else ""
     fix = _Fix(f"{verb} {raised}({short}){cause}{also}", tuple(edits), plan.add_call, raises=True, opens=opens)
     return _without_dead_branch(ctx, fn, node, handler, variant, fix) or fix
+
+
+def _registered_tool(fn: FunctionFacts, ctx: FileContext) -> bool:
+    """Is `fn` registered as a tool (here, or on a server of another module)?"""
+    model = ctx.model
+    return any(t.function == fn.qualname and t.kind == "tool" for t in model.tools) or any(p[0] == fn.qualname for p in model.pending)
 
 
 def _without_dead_branch(ctx: FileContext, fn: FunctionFacts, node: cst.CSTNode, handler: Handler, variant: str, fix: _Fix) -> _Fix | None:

@@ -45,6 +45,9 @@ _PRINTF_FIELD = lazy_compile(r"%%|%(?P<spec>\d*(?:\.\d+)?)(?P<kind>[sradifeEgGxX
 class Text:
     raw: str  # source text between the quotes, escapes kept
     braces_escaped: bool  # `{{`/`}}` (written in an f-string)
+    # Closes the parentheses a fix added after what failed (`(path: {path}`, then `)`): a
+    # further detail goes inside them, not into a second pair.
+    closes_details: bool = False
 
 
 @dataclass
