@@ -681,7 +681,7 @@ def _fix_round(options, relinker, index, findings, report, dry, unwritten, in_me
     """One pass of the fix loop over every file with an applicable fix: (remaining findings,
     files a dry run would have written, whether any file was written, in memory too)."""
     from mcp_lint.fileio import SourceError, atomic_write
-    from mcp_lint.fixing.apply import fix_source, unified_diff
+    from mcp_lint.fixing.apply import fix_source
     from mcp_lint.mended import applies
     from mcp_lint.per_file import FileOutcome
 
