@@ -17,11 +17,11 @@ through the project's call graph (`LinkedProject.callers_of`).
 
 from __future__ import annotations
 
-import re
 from typing import Iterator
 
 import libcst as cst
 
+from mcp_lint.lazy_re import lazy_compile
 from mcp_lint.model.exception_guards import Handler, catching_clause
 from mcp_lint.model.facts import FunctionFacts
 from mcp_lint.model.names import dotted, last_name
@@ -34,12 +34,12 @@ _NO_OPERATION = frozenset(
     "error errors failed failure fail fails exception exceptions unexpected could not cannot unable "
     "the and for with while when during from occurred reason details detail problem issue got an".split()
 )
-_WORD = re.compile(r"[^\W\d_]{3,}")
+_WORD = lazy_compile(r"[^\W\d_]{3,}")
 # A sentence's end followed by more words: the author's message says more than the operation.
-_SENTENCE_THEN_WORDS = re.compile(r"[.!?]\s+\S")
+_SENTENCE_THEN_WORDS = lazy_compile(r"[.!?]\s+\S")
 # A placeholder reading a status or the error's class, as the fix keeps them (http_status.py).
-_STATUS = re.compile(r"status|\.code\b")
-_CLASS_NAME = re.compile(r"__name__|__class__")
+_STATUS = lazy_compile(r"status|\.code\b")
+_CLASS_NAME = lazy_compile(r"__name__|__class__")
 _LOG_LEVELS = frozenset({"debug", "info", "warning", "warn", "error", "exception", "critical", "log"})
 
 

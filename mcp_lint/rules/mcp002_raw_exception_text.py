@@ -997,13 +997,14 @@ async def get_forecast(city: str) -> str:
             payload = replace(payload, status_kept=True)  # a status tuple stays returned: the fix raises nothing
         if fix is not None and handler.try_node is not None:
             payload = _with_try_context(payload, handler, fn, ctx)
-        needs_callers: tuple[str, ...] = ()
         if fix is not None and variant == "raise-other" and fix.words:
             # Its callers may say the operation already: the reason-only fix, chosen at link time.
+            # (The callers that pass its text on to a tool are on the tools' paths, which every
+            # run analyses; asking a prefiltered run for every caller would analyse whole
+            # projects for one file. `--fix`, `--diff` and `--unsafe-fixes` read every file.)
             reason = _build_fix(ctx, fn, node, value, handler, variant, found, reason_only=True)
             if reason is not None:
                 payload = replace(payload, reason_fix=(reason.description, reason.edits, reason.logs), fix_words=fix.words)
-                needs_callers = (fn.qualname,)
         return self.latent(
             ctx,
             built if built is not None else value,
@@ -1020,7 +1021,6 @@ async def get_forecast(city: str) -> str:
             fix_edits=fix.edits if fix else (),
             fix_needs=(needs + (("logger",) if fix.logs else ())) if fix else (),
             fix_opens=fix.opens if fix else (),
-            needs_callers=needs_callers,
         )
 
     def summarize(self, fn: FunctionFacts, ctx: FileContext, summary: FunctionSummary) -> None:
