@@ -72,6 +72,14 @@ class FixReport:
     fixed: dict[str, int] = field(default_factory=dict)
     diffs: list[str] = field(default_factory=list)
     errors: list[str] = field(default_factory=list)
+    # A dry run that follows every pass of the fix loop in memory (`--diff`, and `check
+    # --unsafe-fixes` counting what later passes add): each file's text before the first pass
+    # and after the last, and the fixes a later pass applies that the first lint did not offer
+    # (an earlier fix made them necessary: masking turned on hides a helper's message, so it
+    # raises ToolError now), as (file, rule code).
+    originals: dict[str, str] = field(default_factory=dict)
+    finals: dict[str, str] = field(default_factory=dict)
+    later: list[tuple[str, str]] = field(default_factory=list)
 
 
 def _error(message: str) -> None:
@@ -219,7 +227,7 @@ def _run_files(options: CheckOptions, resolver) -> int:
         # the prefilter would leave unread. Listing the unsafe fixes reads them too, so that
         # `check --unsafe-fixes` lists exactly what `--fix --unsafe-fixes` applies.
         explicit=None if (options.fix or options.diff or options.unsafe_fixes) and not explicit else explicit,
-        reuse_findings=not (options.fix or options.diff),
+        reuse_findings=not (options.fix or options.diff or options.unsafe_fixes),
         codes=codes,
         reported=shown,
         inventory=inventory,
@@ -232,6 +240,10 @@ def _run_files(options: CheckOptions, resolver) -> int:
     fix_report = FixReport()
     if options.fix or options.diff:
         findings, fix_report = _apply_fixes(options, resolver, pins, outcomes, findings, shown)
+    elif options.unsafe_fixes and options.output_format in {"full", "concise"} and not (options.statistics or options.quiet) and _fixable(findings):
+        # What `--fix --unsafe-fixes` would apply beyond the fixes listed: said in the summary.
+        _, counted = _apply_fixes(options, resolver, pins, outcomes, findings, shown, count_only=True)
+        fix_report = FixReport(later=counted.later, errors=counted.errors)
     sources = {o.display: o.source.text for o in outcomes if o.source is not None}
     if not options.diff:
         for filename in fix_report.applied:  # show remaining findings against the fixed text
@@ -594,18 +606,31 @@ def _json_on_stdout(options: CheckOptions) -> bool:
     return options.output_format in {"json", "json-lines"} and options.output_file is None
 
 
-def _apply_fixes(options: CheckOptions, resolver, pins, outcomes, findings: list[Finding], shown: list[Path] | None = None) -> tuple[list[Finding], FixReport]:
+def _fixable(findings: list[Finding]) -> bool:
+    return any(f.fix is not None for f in findings)
+
+
+def _apply_fixes(
+    options: CheckOptions, resolver, pins, outcomes, findings: list[Finding], shown: list[Path] | None = None, *, count_only: bool = False
+) -> tuple[list[Finding], FixReport]:
     """Run the fix loop on every file with an applicable fix; write the results unless dry.
 
     Dry runs write nothing and keep every finding as it was: `--diff` (which prints what would
     change), and `--fix` while the JSON report goes to stdout, whose consumer (an editor, a bot)
-    applies the fixes listed in the report itself. A file that did not parse has no summary and is
-    never touched; a file whose fix loop fails is left unchanged and reported (exit 2).
+    applies the fixes listed in the report itself. `--diff` and `count_only` (`check
+    --unsafe-fixes`, which says how many fixes later passes add) follow every pass in memory, as
+    `--fix` would write them: the diff is what `--fix` writes, not only its first pass. A file
+    that did not parse has no summary and is never touched; a file whose fix loop fails is left
+    unchanged and reported (exit 2).
     """
+    from collections import Counter
+
+    from mcp_lint.fixing.apply import unified_diff
     from mcp_lint.pipeline import link
     from mcp_lint.relink import Relinker
 
-    dry = options.diff or _json_on_stdout(options)
+    dry = options.diff or count_only or _json_on_stdout(options)
+    in_memory = options.diff or count_only
     unwritten = 0  # files --fix would have changed, had the JSON report not gone to stdout
     report = FixReport()
     index = {o.display: i for i, o in enumerate(outcomes)}
@@ -620,8 +645,13 @@ def _apply_fixes(options: CheckOptions, resolver, pins, outcomes, findings: list
     reported = {o.display for o in outcomes} if shown is None else {display_name(path) for path in shown}
     reported |= {f.filename for f in findings}
     pending = findings
+    # The fixes the first lint offers (by file, rule and help): any other one a pass applies is a
+    # later pass's, which the listing never showed.
+    offered = Counter((f.filename, f.code, f.fix.message) for f in findings if f.fix is not None)
+    first: list[Finding] | None = None
     for _ in range(_FIX_ROUNDS):
-        remaining, unwritten, wrote = _fix_round(options, relinker, index, pending, report, dry, unwritten)
+        remaining, unwritten, wrote = _fix_round(options, relinker, index, pending, report, dry, unwritten, in_memory, offered)
+        first = remaining if first is None else first
         if not wrote:
             break
         # A fix in one file can make another file's fix applicable (a caller now lets ToolError
@@ -636,6 +666,9 @@ def _apply_fixes(options: CheckOptions, resolver, pins, outcomes, findings: list
             f"for {files} (use --output-file to write the fixes and the report)",
             err=True,
         )
+    if in_memory:
+        remaining = list(first or [])  # a dry run reports the findings of the code as it is
+        report.diffs = [unified_diff(name, text, report.finals[name]) for name, text in report.originals.items() if report.finals[name] != text]
     remaining.sort(key=Finding.sort_key)
     return remaining, report
 
@@ -644,11 +677,11 @@ def _apply_fixes(options: CheckOptions, resolver, pins, outcomes, findings: list
 _FIX_ROUNDS = 5
 
 
-def _fix_round(options, relinker, index, findings, report, dry, unwritten):  # type: ignore[no-untyped-def]
+def _fix_round(options, relinker, index, findings, report, dry, unwritten, in_memory=False, offered=None):  # type: ignore[no-untyped-def]
     """One pass of the fix loop over every file with an applicable fix: (remaining findings,
-    files a dry run would have written, whether any file was written)."""
+    files a dry run would have written, whether any file was written, in memory too)."""
     from mcp_lint.fileio import SourceError, atomic_write
-    from mcp_lint.fixing.apply import fix_source, unified_diff
+    from mcp_lint.fixing.apply import fix_source
     from mcp_lint.mended import applies
     from mcp_lint.per_file import FileOutcome
 
@@ -693,11 +726,23 @@ def _fix_round(options, relinker, index, findings, report, dry, unwritten):  # t
             remaining.extend(file_findings)
             continue
         mended = max(len(result.applied) and 1, len(file_findings) - len(result.remaining))
+        if offered is not None:
+            for applied in result.applied:
+                key = (filename, applied.code, applied.fix.message if applied.fix else "")
+                if offered[key] > 0:
+                    offered[key] -= 1
+                else:
+                    report.later.append((filename, applied.code))
         if dry:
-            if options.diff:
-                report.diffs.append(unified_diff(filename, original, result.fixed))
-                report.applied[filename] = result.applied
-                report.fixed[filename] = mended
+            if in_memory:
+                report.originals.setdefault(filename, original)
+                report.finals[filename] = result.fixed
+                report.applied.setdefault(filename, []).extend(result.applied)
+                report.fixed[filename] = report.fixed.get(filename, 0) + mended
+                remaining.extend(file_findings)
+                relinker.replace(i, analysed[result.fixed])
+                wrote = True
+                continue
             else:
                 unwritten += 1
             remaining.extend(file_findings)
@@ -913,6 +958,19 @@ def _write_statistics(findings: list[Finding], out: TextIO, options: CheckOption
         out.write(f"{count:>5}\t{code}\t{marker} {info.name if info else ''}\n")
 
 
+def _later_line(later: list[tuple[str, str]]) -> str:
+    """The fixes a later pass of `--fix --unsafe-fixes` applies that the listing does not show
+    (an earlier fix makes them necessary), by file and rule: what the reviewer must also read."""
+    from collections import Counter
+
+    count = len(later)
+    where = ", ".join(f"{code} in {name}" + (f" x{n}" if n > 1 else "") for (name, code), n in sorted(Counter(later).items()))
+    return (
+        f"Applying these fixes makes {count} more fix{'es' if count != 1 else ''} necessary in a later pass ({where}); "
+        "`--diff --unsafe-fixes` shows every edit `--fix --unsafe-fixes` writes.\n"
+    )
+
+
 def _summary(options: CheckOptions, findings: list[Finding], fixes: FixReport, out: TextIO) -> None:
     n_fixed = sum(fixes.fixed.values())
     if options.show_fixes and fixes.applied and not options.diff:
@@ -942,6 +1000,8 @@ def _summary(options: CheckOptions, findings: list[Finding], fixes: FixReport, o
             out.write(f"[*] {fixable} fixable with the `--fix` option.\n")
         if unsafe and not options.unsafe_fixes:
             out.write(f"{unsafe} more fix{'es' if unsafe != 1 else ''} available with `--fix --unsafe-fixes`.\n")
+        if fixes.later:
+            out.write(_later_line(fixes.later))
     elif n_fixed:
         out.write(f"Found {n_fixed} error{'s' if n_fixed != 1 else ''} ({n_fixed} fixed, 0 remaining).\n")
     elif options.write_baseline is None and not options.nothing_linted and not options.nothing_checked and not options.unchecked:

@@ -384,6 +384,10 @@ class FunctionSummary(_DefaultsLeftOut):
     # caught inside, the project calls it makes), composed across modules at link time to tell who
     # wrote a caught builtin exception's text; None where it was not recorded.
     escapes: tuple[Exit, ...] | None = None
+    # Its `except` clauses that read the caught exception's text (a rule records them, its
+    # summarize hook): (Handler.site, the clause's own words before that text, as in `f"Export
+    # failed: {exc}"`; "" where some use of the text has no words of the clause before it).
+    words_before_caught: tuple[tuple[str, str], ...] = ()
 
 
 @dataclass

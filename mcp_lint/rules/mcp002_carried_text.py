@@ -25,6 +25,7 @@ from mcp_lint.model.frameworks import TOOL_ERROR_CLASSES
 from mcp_lint.model.names import last_name
 from mcp_lint.model.summary import CallEdge, FunctionSummary, Latent, receiver_shift
 from mcp_lint.rules.base import LinkedProject, Reach, RenderContext, Rule
+from mcp_lint.rules.callers_words import callers_say_the_operation
 from mcp_lint.rules.exception_text import HandedOn, reported_down
 from mcp_lint.rules.mcp002_carriers import Carriers
 from mcp_lint.rules.mcp002_payload import raw_text
@@ -165,7 +166,7 @@ class CarriedText:
             latent = replace(latent, payload=replace(raw_text(latent), rewraps=inner))
         if latent.route == "raise" and function not in project.guarding_wrappers and self._swallowed(latent, reach):
             return None
-        return latent
+        return _reason_only_where_callers_say_the_operation(latent, function, project)
 
     def _passed_by_callers(self, function: str, positions: Callable[[CallEdge], tuple[int, ...]]) -> set[int]:
         """The parameter positions of `function` (`self` counted) at which some caller's call, as
@@ -443,3 +444,14 @@ def _gives_no_text_back(handed: HandedOn, callee: FunctionSummary) -> bool:
         return False
     shift = receiver_shift(handed.via_attribute, callee.params)
     return all(i + shift not in callee.returned_params for i in handed.positions)
+
+
+def _reason_only_where_callers_say_the_operation(latent: Latent, function: str, project: LinkedProject) -> Latent:
+    """The latent with the fix whose message says only why, where every caller of the helper
+    puts its text after words of its own naming the operation (callers_words.py): the whole
+    sentence would read twice there ("Export request failed: Export request failed")."""
+    payload = raw_text(latent)
+    if payload.reason_fix is None or not callers_say_the_operation(project, function, payload.raised, latent.raises_qual, payload.fix_words):
+        return latent
+    message, edits, logs = payload.reason_fix
+    return replace(latent, fix_message=message, fix_edits=edits, fix_needs=("logger",) if logs else ())

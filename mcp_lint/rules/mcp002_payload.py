@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from mcp_lint.findings import Related
+from mcp_lint.findings import Edit, Related
 from mcp_lint.model.escape_exits import Exit
 from mcp_lint.model.summary import Latent, Payload
 from mcp_lint.rules.base import Span
@@ -108,6 +108,12 @@ class RawText(Payload):
     # failure by the author (`result = app.acquire_token(...)`; `if "error" in result:`): that
     # call, qualified. The link step drops it where the callee turns out to be the project's.
     answered_by: tuple[str, ...] = ()
+    # A helper's raise of its own class: the fix whose new message says only why (the status, the
+    # error's class) for callers that put its text after their own words naming the operation
+    # (rules/callers_words.py): (its help, its edits, whether it logs); and the author's words
+    # the usual fix keeps, which those callers' words are compared with at link time.
+    reason_fix: tuple[str, tuple[Edit, ...], bool] | None = None
+    fix_words: str = ""
 
 
 def raw_text(latent: Latent) -> RawText:

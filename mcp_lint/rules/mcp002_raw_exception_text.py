@@ -21,7 +21,7 @@ from mcp_lint.model.library_tables import DECODE_POSITIONS
 from mcp_lint.model.message_text import find_exception_text, gathered_exception_text, literal_text
 from mcp_lint.model.non_text import returns_no_text
 from mcp_lint.model.names import dotted, last_name, root_of, unwrap_await
-from mcp_lint.model.summary import Latent
+from mcp_lint.model.summary import FunctionSummary, Latent
 from mcp_lint.model.walk import descendants
 from mcp_lint.rules import failure_words
 from mcp_lint.rules.base import (
@@ -44,6 +44,7 @@ from mcp_lint.rules.base import (
     placeholder,
     related_at,
 )
+from mcp_lint.rules.callers_words import names_the_operation_only, reason_of, words_before_caught
 from mcp_lint.rules.mcp002_carried_text import CarriedText
 from mcp_lint.rules.mcp002_payload import RawText, raw_text
 from mcp_lint.rules.mcp002_own_advice import VALIDATION_ERROR, author_text, nameable_classes, own_raises, pass_through_names
@@ -997,6 +998,14 @@ async def get_forecast(city: str) -> str:
             payload = replace(payload, status_kept=True)  # a status tuple stays returned: the fix raises nothing
         if fix is not None and handler.try_node is not None:
             payload = _with_try_context(payload, handler, fn, ctx)
+        if fix is not None and variant == "raise-other" and fix.words:
+            # Its callers may say the operation already: the reason-only fix, chosen at link time.
+            # (The callers that pass its text on to a tool are on the tools' paths, which every
+            # run analyses; asking a prefiltered run for every caller would analyse whole
+            # projects for one file. `--fix`, `--diff` and `--unsafe-fixes` read every file.)
+            reason = _build_fix(ctx, fn, node, value, handler, variant, found, reason_only=True)
+            if reason is not None:
+                payload = replace(payload, reason_fix=(reason.description, reason.edits, reason.logs), fix_words=fix.words)
         return self.latent(
             ctx,
             built if built is not None else value,
@@ -1014,6 +1023,12 @@ async def get_forecast(city: str) -> str:
             fix_needs=(needs + (("logger",) if fix.logs else ())) if fix else (),
             fix_opens=fix.opens if fix else (),
         )
+
+    def summarize(self, fn: FunctionFacts, ctx: FileContext, summary: FunctionSummary) -> None:
+        """The words each `except` clause writes before its caught exception's text, for the
+        helpers whose raises it catches (callers_words.py)."""
+        if fn.handlers:
+            summary.words_before_caught = tuple(words_before_caught(fn))
 
     def link_start(self, project: LinkedProject, reached: Mapping[str, Reach]) -> CarriedText:
         return CarriedText(self, project, reached)
@@ -1878,6 +1893,8 @@ class _Fix:
     raises: bool  # the statement raises now (a status tuple stays returned)
     # The clauses (Handler.site) the fix puts `except ToolError: raise` before (FixSpec.opens).
     opens: tuple[str, ...] = ()
+    # The author's words the new message keeps, before any reason added (callers_words.py).
+    words: str = ""
 
 
 # No fix: keeping the project's own advice needs `except OwnError: raise` before a clause that
@@ -1886,8 +1903,19 @@ _SKIPS_CLEANUP = _Fix("", (), logs=False, raises=False)
 
 
 def _build_fix(
-    ctx: FileContext, fn: FunctionFacts, node: cst.CSTNode, value: cst.BaseExpression, handler: Handler, variant: str, found: cst.CSTNode
+    ctx: FileContext,
+    fn: FunctionFacts,
+    node: cst.CSTNode,
+    value: cst.BaseExpression,
+    handler: Handler,
+    variant: str,
+    found: cst.CSTNode,
+    reason_only: bool = False,
 ) -> _Fix | None:
+    """The fix of one statement. `reason_only` (a helper's raise of its own class): the new
+    message says only why (the status, the error's class), for callers that put its text after
+    their own words naming the operation (callers_words.py); None where the author's words say
+    more than the operation."""
     where = ctx.range(node)
     line = ctx.lines[where.start.line - 1]
     if line[: where.start.column].strip() or ctx.lines[where.end.line - 1][where.end.column :].strip().startswith(";"):
@@ -1926,6 +1954,9 @@ def _build_fix(
     message = text.message(value, found) if not partial else text.own_words(status, found)
     if message is None or text.hint_left_behind:
         return None
+    words = message.words()
+    if reason_only and (variant != "raise-other" or text.hint is not None or not names_the_operation_only(message) or not handler.name):
+        return None
     if not partial:
         _keep_the_decode_position(message, handler)
         if status is None and text.rejected is None and _registered_tool(fn, ctx):
@@ -1948,11 +1979,13 @@ def _build_fix(
         # validation failure the model corrects, not a fault of the server. Its traceback in the
         # log would be noise at every bad input; the cause stays chained (`from e`).
         plan = replace(plan, add_call=False, edit=None)
-    if variant == "raise-other" and plan.add_call:
+    if variant == "raise-other" and plan.add_call and not reason_only:
         # The exception still propagates as an unexpected one, its cause chained (`from e`): the
         # code that handles it logs it. A log line here would log the same failure twice.
         plan = replace(plan, add_call=False)
     argument = _message_argument(value) if variant == "raise-other" else status
+    if reason_only and argument is not None:
+        return None
     if variant == "raise-other" and argument is not None and not _holds_text(argument, handler, node, ctx):
         # `HttpError(response, body, uri=uri)`: no argument is plainly the message (the first is
         # a response object, the body bytes): rewriting one would break the constructor's contract.
@@ -1986,7 +2019,8 @@ def _build_fix(
             return None  # the advice cannot follow the message in its layout: no fix rather than lose it
 
         def statement(shown: Message) -> str:
-            lines = [f"raise {raised}({_arguments(_with_hint(shown, text.hint).as_fstring, [], indent, shown.multiline)}){cause}"]
+            said = reason_of(shown, handler.name) if reason_only else _with_hint(shown, text.hint)  # type: ignore[arg-type]
+            lines = [f"raise {raised}({_arguments(said.as_fstring, [], indent, said.multiline)}){cause}"]
             if plan.add_call:
                 lines.insert(0, _log_call(shown, indent, logger_style(ctx)))
             return f"\n{indent}".join(lines)
@@ -2022,7 +2056,9 @@ def _build_fix(
     # (The clause added for the HTTP status error is said too: the help is the edit applied.)
     also = f"; {last_name(status_first)} clause first" if status_first else ""
     also += f"; let {passed} through" if passed else ""
-    fix = _Fix(f"{verb} {raised}({short}){cause}{also}", tuple(edits), plan.add_call, raises=True, opens=opens)
+    if reason_only:
+        short = clip(" ".join(reason_of(message, handler.name).as_fstring(" ").split()), 60)  # type: ignore[arg-type]
+    fix = _Fix(f"{verb} {raised}({short}){cause}{also}", tuple(edits), plan.add_call, raises=True, opens=opens, words=words)
     return _without_dead_branch(ctx, fn, node, handler, variant, fix) or fix
 
 
