@@ -669,7 +669,7 @@ def collect_facts(
     facts.local_names = frozenset(local)
     trace_returned_calls(facts, flow, aliases, local)
     if facts.returns_type is None:
-        facts.returned_objects = _returned_objects(facts, aliases, local)
+        facts.returned_objects = _returned_objects(facts, aliases, local) or _yielded_objects(node, aliases)
     facts.text_flows = text_flows(facts, flow)
     _branch_values(facts, walker, flow)
     facts.flow_order = flow._order
@@ -696,6 +696,39 @@ def _returned_objects(facts: FunctionFacts, aliases: AliasTable, local: set[str]
         else:
             return ()
         if not qual:
+            return ()
+        found.append(qual)
+    return tuple(dict.fromkeys(found))
+
+
+class _Yields(cst.CSTVisitor):
+    """The values a function's own `yield` statements hand out (nested functions aside)."""
+
+    def __init__(self) -> None:
+        self.values: list[cst.BaseExpression | None] = []
+
+    def visit_FunctionDef(self, node: cst.FunctionDef) -> bool:
+        return False
+
+    def visit_Lambda(self, node: cst.Lambda) -> bool:
+        return False
+
+    def visit_Yield(self, node: cst.Yield) -> None:
+        self.values.append(node.value if not isinstance(node.value, cst.From) else None)
+
+
+def _yielded_objects(node: cst.FunctionDef, aliases: AliasTable) -> tuple[str, ...]:
+    """What a generator without a return annotation yields, when every yield makes an object of
+    a class (`yield AppContext(db=Database())` in a server's lifespan): the qualified names. A
+    lifespan's members are typed from it (ProjectNames._lifespan_member) as from an annotation."""
+    yields = _Yields()
+    node.body.visit(yields)
+    found: list[str] = []
+    for value in yields.values:
+        if type(value) is not cst.Call:
+            return ()
+        qual = aliases.resolve_or_local(value.func)
+        if not qual or not last_name(qual)[:1].isupper():
             return ()
         found.append(qual)
     return tuple(dict.fromkeys(found))

@@ -8,6 +8,7 @@ from typing import Iterable
 import libcst as cst
 
 from mcp_lint.findings import Applicability, Edit
+from mcp_lint.model.exception_guards import catches
 from mcp_lint.model.facts import FunctionFacts, RaiseFact
 from mcp_lint.model.frameworks import (
     ERROR_CODE_NAMES,
@@ -225,7 +226,7 @@ def note(note_id: str) -> str:
                     msg=ctx.source(message) if message is not None else "",
                 )
                 yield self.latent(ctx, ret.node, variant="return", route="return", payload=payload)
-            elif isinstance(value, cst.Dict) and _is_jsonrpc_error_dict(value):
+            elif isinstance(_serialized(value, fn, ctx), cst.Dict) and _is_jsonrpc_error_dict(_serialized(value, fn, ctx)):
                 payload = ProtocolError(
                     cls="a JSON-RPC error object", api="dict", what="a failure of its own execution", stmt=node_span(ctx, ret.node), unknown_tool=False
                 )
@@ -268,7 +269,8 @@ def note(note_id: str) -> str:
             unknown_tool=bool((text and UNKNOWN_TOOL.search(text)) or misses_every_tool(fn, fact.conditions)),
             subclass_of=subclass_of,
         )
-        return self.latent(ctx, fact.node, variant="raise", route="raise", payload=payload)
+        # The class by its qualified name: an `except` of a caller naming one of its bases catches it.
+        return self.latent(ctx, fact.node, variant="raise", route="raise", payload=payload, raises_qual=resolved, classes=(resolved,))
 
     def _factory_raise(self, fn: FunctionFacts, fact: RaiseFact, exc: cst.Call, ctx: FileContext) -> Latent | None:
         """`raise make_error(...)` / `raise errors.not_found(...)`: a function that builds the
@@ -309,6 +311,11 @@ def note(note_id: str) -> str:
     def link_latent(self, latent: Latent, function: str, reach: Reach, project: LinkedProject, state: object) -> Latent | None:
         """`raise not_found(x)` of a function of another module is a protocol error only if that
         function builds one (FunctionSummary.protocol_error)."""
+        if latent.raises_qual and reach.guards:
+            # A project subclass: a caller's `except` naming one of its bases catches it on every way.
+            names = frozenset({latent.raises, *(last_name(a) for a in project.class_ancestors(latent.raises_qual))})
+            if all(any(catches(guard, names) for guard in way) for way in reach.guards):
+                return None
         subclass_of = _payload(latent).subclass_of
         if subclass_of:
             ancestors = project.class_ancestors(subclass_of)
@@ -445,3 +452,14 @@ def _bases_elsewhere(cls: str, classes: dict[str, tuple[str, ...]], depth: int =
         (_bases_elsewhere(base, classes, depth + 1) if base in classes else "." in base and base.split(".")[0] not in {"builtins", "mcp", "fastmcp"})
         for base in classes.get(cls, ())
     )
+
+
+def _serialized(value: cst.BaseExpression | None, fn: FunctionFacts, ctx: FileContext) -> cst.BaseExpression | None:
+    """The dict a return sends: the value itself, the one value of a returned local, or what
+    `json.dumps(...)` serializes (a JSON-RPC error dict returned as text is the same object)."""
+    if value is None:
+        return None
+    value = fn.value_of(value)
+    if isinstance(value, cst.Call) and ctx.model.aliases.resolve(value.func) == "json.dumps" and value.args:
+        return fn.value_of(value.args[0].value)
+    return value
