@@ -289,6 +289,8 @@ def note(note_id: str) -> str:
                 return None
         else:
             qualified = ctx.model.aliases.resolve_dotted(name)
+            if qualified is None and name.startswith(("self.", "cls.")) and fn.class_name and name.count(".") == 1:
+                qualified = local  # `raise self._error(...)` of a method a base class defines: the linker finds it
             if qualified is None or qualified.split(".")[0] in {"mcp", "fastmcp", "mcp_types"}:
                 return None  # unknown names and the frameworks' own helpers (require_client_extension)
             cls = "McpError"

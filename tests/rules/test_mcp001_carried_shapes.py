@@ -289,3 +289,62 @@ def test_unknown_tool_branch_of_a_lowlevel_dispatcher_stays_silent_with_a_raised
     server = Server("echo", on_call_tool=handle_call_tool)
     """
     assert _mcp001(source) == []
+
+
+# -- an error builder inherited from a base class of another module -------------------------------
+
+BASE_CLIENT = """\
+from mcp.shared.exceptions import McpError
+from mcp.types import INTERNAL_ERROR, ErrorData
+
+
+class BaseClient:
+    def _error(self, message: str) -> McpError:
+        return McpError(ErrorData(code=INTERNAL_ERROR, message=message))
+
+    def _plain(self, message: str) -> Exception:
+        return LookupError(message)
+"""
+
+NOTES_CLIENT = """\
+from notes_server.base import BaseClient
+
+
+class NotesClient(BaseClient):
+    def fetch(self, note_id: str) -> str:
+        if not note_id:
+            raise self._error("A note id is required")
+        if not note_id.isalnum():
+            raise self._plain("Note ids are letters and digits")
+        if note_id == "archive":
+            raise self._from_library("Archived notes cannot be read")
+        return note_id
+"""
+
+BUILDER_SERVER = """\
+from mcp.server.fastmcp import FastMCP
+
+from notes_server.client import NotesClient
+
+mcp = FastMCP("notes")
+client = NotesClient()
+
+
+@mcp.tool()
+def read_note(note_id: str) -> str:
+    return client.fetch(note_id)
+"""
+
+
+def test_inherited_error_builder_of_another_module_is_flagged_only_where_it_builds_mcperror(tmp_path: Path) -> None:
+    found = _tree_mcp001(
+        tmp_path,
+        {
+            "notes_server/__init__.py": "",
+            "notes_server/base.py": BASE_CLIENT,
+            "notes_server/client.py": NOTES_CLIENT,
+            "notes_server/server.py": BUILDER_SERVER,
+        },
+    )
+    assert [(name, row) for name, row, _ in found] == [("client.py", 7)]
+    assert found[0][2].startswith("Helper 'fetch' raises the McpError that _error() builds")
