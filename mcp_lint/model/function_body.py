@@ -385,7 +385,7 @@ class _BodyWalker(FastVisitor):
         if isinstance(value, cst.Call):
             self.assigned_calls[name] = value
             resolved = self.resolve_callee(value.func)
-            if resolved is not None:
+            if resolved is not None and _lifespan_key(value) is None:  # `.get("api")` of a lifespan dict: set above
                 self.local_instances[name] = resolved
 
     def visit_Assign(self, node: cst.Assign) -> None:
@@ -413,6 +413,10 @@ class _BodyWalker(FastVisitor):
             # `connector = ctx.request_context.lifespan_context.connector`: a member of what the
             # server's lifespan yields, typed by the linker like the direct chain.
             self.local_instances[node.targets[0].target.value] = LIFESPAN + value_name.split("lifespan_context", 1)[1]
+        elif len(node.targets) == 1 and isinstance(node.targets[0].target, cst.Name) and (member := _lifespan_key(node.value)):
+            # `api = ctx.request_context.lifespan_context["api"]` (or `.get("api")`): a lifespan
+            # yielding a dict, whose entry the linker types like an attribute.
+            self.local_instances[node.targets[0].target.value] = f"{LIFESPAN}.{member}"
         for target in node.targets:
             self._store(target.target, node.value, node, unpacks=True)
         if len(node.targets) == 1 and isinstance(node.targets[0].target, cst.Name):
@@ -701,6 +705,20 @@ def _returned_objects(facts: FunctionFacts, aliases: AliasTable, local: set[str]
     return tuple(dict.fromkeys(found))
 
 
+def _lifespan_key(value: cst.BaseExpression) -> str | None:
+    """"api" for `<...>.lifespan_context["api"]` and `<...>.lifespan_context.get("api")`."""
+    if isinstance(value, cst.Subscript) and len(value.slice) == 1 and isinstance(value.slice[0].slice, cst.Index):
+        holder, key = value.value, value.slice[0].slice.value
+    elif isinstance(value, cst.Call) and isinstance(value.func, cst.Attribute) and value.func.attr.value == "get" and value.args:
+        holder, key = value.func.value, value.args[0].value
+    else:
+        return None
+    if not (dotted(holder) or "").endswith("lifespan_context") or not isinstance(key, cst.SimpleString):
+        return None
+    text = key.evaluated_value
+    return text if isinstance(text, str) and text.isidentifier() else None
+
+
 class _Yields(cst.CSTVisitor):
     """The values a function's own `yield` statements hand out (nested functions aside)."""
 
@@ -732,6 +750,24 @@ def _yielded_objects(node: cst.FunctionDef, aliases: AliasTable) -> tuple[str, .
             return ()
         found.append(qual)
     return tuple(dict.fromkeys(found))
+
+
+def yielded_dict_members(node: cst.FunctionDef, aliases: AliasTable) -> dict[str, str]:
+    """`yield {"api": Api(), "db": Database()}`: each string key with the class whose object it
+    holds (a lifespan handing its resources over as a dict)."""
+    yields = _Yields()
+    node.body.visit(yields)
+    out: dict[str, str] = {}
+    for value in yields.values:
+        if not isinstance(value, cst.Dict):
+            continue
+        for element in value.elements:
+            if isinstance(element, cst.DictElement) and isinstance(element.key, cst.SimpleString) and type(element.value) is cst.Call:
+                key = element.key.evaluated_value
+                made = aliases.resolve_or_local(element.value.func)
+                if isinstance(key, str) and made and last_name(made)[:1].isupper():
+                    out[key] = made
+    return out
 
 
 def _branch_values(facts: FunctionFacts, walker: _BodyWalker, flow: ValueFlow) -> None:

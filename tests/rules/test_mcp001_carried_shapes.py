@@ -348,3 +348,49 @@ def test_inherited_error_builder_of_another_module_is_flagged_only_where_it_buil
     )
     assert [(name, row) for name, row, _ in found] == [("client.py", 7)]
     assert found[0][2].startswith("Helper 'fetch' raises the McpError that _error() builds")
+
+
+# -- a client handed over by a lifespan that yields a dict ---------------------------------------
+
+DICT_LIFESPAN = """\
+from contextlib import asynccontextmanager
+
+from mcp.server.fastmcp import Context, FastMCP
+from mcp.shared.exceptions import McpError
+from mcp.types import INTERNAL_ERROR, ErrorData
+
+
+class NotesApi:
+    def fetch(self, note_id: str) -> str:
+        if not note_id:
+            raise McpError(ErrorData(code=INTERNAL_ERROR, message="A note id is required"))
+        return note_id
+
+
+@asynccontextmanager
+async def lifespan(server):
+    yield {"notes": NotesApi()}
+
+
+mcp = FastMCP("notes", lifespan=lifespan)
+
+
+@mcp.tool()
+def read_note(note_id: str, ctx: Context) -> str:
+    notes = ctx.request_context.lifespan_context["notes"]
+    return notes.fetch(note_id)
+"""
+
+
+def test_method_of_a_dict_lifespan_entry_is_flagged() -> None:
+    assert _mcp001(DICT_LIFESPAN) == [(11, "Helper 'fetch' raises McpError for an invalid argument value")]
+
+
+def test_dict_lifespan_entry_read_with_get_is_flagged() -> None:
+    source = DICT_LIFESPAN.replace('lifespan_context["notes"]', 'lifespan_context.get("notes")')
+    assert [row for row, _ in _mcp001(source)] == [11]
+
+
+def test_dict_lifespan_entry_never_read_by_a_tool_is_silent() -> None:
+    source = DICT_LIFESPAN.replace('notes = ctx.request_context.lifespan_context["notes"]\n    return notes.fetch(note_id)', "return note_id")
+    assert _mcp001(source) == []
