@@ -39,6 +39,7 @@ from mcp_lint.model.tested_classes import message_tested_class_names, tested_cla
 from mcp_lint.model.summary import TABLE_REF, CallEdge, FunctionSummary, ModuleSummary
 from mcp_lint.model.table_rows import LOCAL, RETURNED
 from mcp_lint.model.walk import descendants
+from mcp_lint.model.function_body import yielded_dict_members
 from mcp_lint.noqa import may_suppress, parse_noqa
 from mcp_lint.module_names import extends_sys_path, module_name
 from mcp_lint.rules import all_rules
@@ -759,6 +760,13 @@ def _instances(module: cst.Module, model: ModuleModel) -> dict[str, str]:
         if facts.class_name and facts.self_instances:
             for attribute, callee in facts.self_instances.items():
                 out[f"{facts.class_name}.{attribute}"] = callee
+    # A lifespan yielding a dict (`yield {"api": Api()}`): its entries by the function's name,
+    # `lifespan.api`, where the linker looks for `lifespan_context["api"]` (_lifespan_member).
+    for lifespan in model.lifespans:
+        facts = model.functions.get(lifespan)
+        if facts is not None and not facts.class_name:
+            for key, made in yielded_dict_members(facts.node, model.aliases).items():
+                out.setdefault(f"{facts.name}.{key}", made)
     # Annotated names (`api: Api = None`, a class body's `client: Api`), globals set in functions.
     for name, type_name in model.typed_names.items():
         out.setdefault(name, type_name)

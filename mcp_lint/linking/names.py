@@ -296,8 +296,11 @@ class ProjectNames:
         for summary in self.summaries:
             for lifespan in summary.lifespans:
                 found = self.function(lifespan)
-                if found is not None and found[1].returns_type:
-                    method = self.function(found[1].returns_type + rest, depth + 1)
+                # The annotation's class, else what an unannotated lifespan yields (`yield AppContext(...)`).
+                made = (found[1].returns_type,) if found is not None and found[1].returns_type else found[1].returned_objects if found is not None else ()
+                # A dict it yields: its entries are recorded as instances of `lifespan.<key>`.
+                for kind in (*made, lifespan):
+                    method = self.function(kind + rest, depth + 1)
                     if method is not None:
                         return method
         return None

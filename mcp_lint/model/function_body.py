@@ -385,7 +385,7 @@ class _BodyWalker(FastVisitor):
         if isinstance(value, cst.Call):
             self.assigned_calls[name] = value
             resolved = self.resolve_callee(value.func)
-            if resolved is not None:
+            if resolved is not None and _lifespan_key(value) is None:  # `.get("api")` of a lifespan dict: set above
                 self.local_instances[name] = resolved
 
     def visit_Assign(self, node: cst.Assign) -> None:
@@ -413,6 +413,10 @@ class _BodyWalker(FastVisitor):
             # `connector = ctx.request_context.lifespan_context.connector`: a member of what the
             # server's lifespan yields, typed by the linker like the direct chain.
             self.local_instances[node.targets[0].target.value] = LIFESPAN + value_name.split("lifespan_context", 1)[1]
+        elif len(node.targets) == 1 and isinstance(node.targets[0].target, cst.Name) and (member := _lifespan_key(node.value)):
+            # `api = ctx.request_context.lifespan_context["api"]` (or `.get("api")`): a lifespan
+            # yielding a dict, whose entry the linker types like an attribute.
+            self.local_instances[node.targets[0].target.value] = f"{LIFESPAN}.{member}"
         for target in node.targets:
             self._store(target.target, node.value, node, unpacks=True)
         if len(node.targets) == 1 and isinstance(node.targets[0].target, cst.Name):
@@ -669,7 +673,7 @@ def collect_facts(
     facts.local_names = frozenset(local)
     trace_returned_calls(facts, flow, aliases, local)
     if facts.returns_type is None:
-        facts.returned_objects = _returned_objects(facts, aliases, local)
+        facts.returned_objects = _returned_objects(facts, aliases, local) or _yielded_objects(node, aliases)
     facts.text_flows = text_flows(facts, flow)
     _branch_values(facts, walker, flow)
     facts.flow_order = flow._order
@@ -699,6 +703,71 @@ def _returned_objects(facts: FunctionFacts, aliases: AliasTable, local: set[str]
             return ()
         found.append(qual)
     return tuple(dict.fromkeys(found))
+
+
+def _lifespan_key(value: cst.BaseExpression) -> str | None:
+    """"api" for `<...>.lifespan_context["api"]` and `<...>.lifespan_context.get("api")`."""
+    if isinstance(value, cst.Subscript) and len(value.slice) == 1 and isinstance(value.slice[0].slice, cst.Index):
+        holder, key = value.value, value.slice[0].slice.value
+    elif isinstance(value, cst.Call) and isinstance(value.func, cst.Attribute) and value.func.attr.value == "get" and value.args:
+        holder, key = value.func.value, value.args[0].value
+    else:
+        return None
+    if not (dotted(holder) or "").endswith("lifespan_context") or not isinstance(key, cst.SimpleString):
+        return None
+    text = key.evaluated_value
+    return text if isinstance(text, str) and text.isidentifier() else None
+
+
+class _Yields(cst.CSTVisitor):
+    """The values a function's own `yield` statements hand out (nested functions aside)."""
+
+    def __init__(self) -> None:
+        self.values: list[cst.BaseExpression | None] = []
+
+    def visit_FunctionDef(self, node: cst.FunctionDef) -> bool:
+        return False
+
+    def visit_Lambda(self, node: cst.Lambda) -> bool:
+        return False
+
+    def visit_Yield(self, node: cst.Yield) -> None:
+        self.values.append(node.value if not isinstance(node.value, cst.From) else None)
+
+
+def _yielded_objects(node: cst.FunctionDef, aliases: AliasTable) -> tuple[str, ...]:
+    """What a generator without a return annotation yields, when every yield makes an object of
+    a class (`yield AppContext(db=Database())` in a server's lifespan): the qualified names. A
+    lifespan's members are typed from it (ProjectNames._lifespan_member) as from an annotation."""
+    yields = _Yields()
+    node.body.visit(yields)
+    found: list[str] = []
+    for value in yields.values:
+        if type(value) is not cst.Call:
+            return ()
+        qual = aliases.resolve_or_local(value.func)
+        if not qual or not last_name(qual)[:1].isupper():
+            return ()
+        found.append(qual)
+    return tuple(dict.fromkeys(found))
+
+
+def yielded_dict_members(node: cst.FunctionDef, aliases: AliasTable) -> dict[str, str]:
+    """`yield {"api": Api(), "db": Database()}`: each string key with the class whose object it
+    holds (a lifespan handing its resources over as a dict)."""
+    yields = _Yields()
+    node.body.visit(yields)
+    out: dict[str, str] = {}
+    for value in yields.values:
+        if not isinstance(value, cst.Dict):
+            continue
+        for element in value.elements:
+            if isinstance(element, cst.DictElement) and isinstance(element.key, cst.SimpleString) and type(element.value) is cst.Call:
+                key = element.key.evaluated_value
+                made = aliases.resolve_or_local(element.value.func)
+                if isinstance(key, str) and made and last_name(made)[:1].isupper():
+                    out[key] = made
+    return out
 
 
 def _branch_values(facts: FunctionFacts, walker: _BodyWalker, flow: ValueFlow) -> None:

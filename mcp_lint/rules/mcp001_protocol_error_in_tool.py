@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Iterable
 
 import libcst as cst
 
 from mcp_lint.findings import Applicability, Edit
+from mcp_lint.model.exception_guards import catches
 from mcp_lint.model.facts import FunctionFacts, RaiseFact
 from mcp_lint.model.frameworks import (
     ERROR_CODE_NAMES,
@@ -169,6 +170,9 @@ def note(note_id: str) -> str:
     def check(self, fn: FunctionFacts, ctx: FileContext) -> Iterable[Latent]:
         for fact in fn.raises:
             exc = fact.node.exc
+            if isinstance(exc, cst.Name):
+                # `err = McpError(...)` then `raise err`: the local's one value is what is raised.
+                exc = fn.value_of(exc)
             if not isinstance(exc, cst.Call):
                 continue
             factory = self._factory_raise(fn, fact, exc, ctx)
@@ -176,7 +180,12 @@ def note(note_id: str) -> str:
                 yield factory
                 continue
             resolved = ctx.model.aliases.resolve(exc.func)
-            if not is_protocol_error_class(resolved, dotted(exc.func)) or fact.caught_here(last_name(resolved)):
+            if not is_protocol_error_class(resolved, dotted(exc.func)):
+                subclass = self._subclass_raise(fn, fact, exc, resolved, ctx)
+                if subclass is not None:
+                    yield subclass
+                continue
+            if fact.caught_here(last_name(resolved)):
                 continue
             api, message, code = _unpack_protocol_error(exc, ctx)
             if _is_legitimate_code(code):
@@ -217,11 +226,51 @@ def note(note_id: str) -> str:
                     msg=ctx.source(message) if message is not None else "",
                 )
                 yield self.latent(ctx, ret.node, variant="return", route="return", payload=payload)
-            elif isinstance(value, cst.Dict) and _is_jsonrpc_error_dict(value):
+            elif isinstance(_serialized(value, fn, ctx), cst.Dict) and _is_jsonrpc_error_dict(_serialized(value, fn, ctx)):
                 payload = ProtocolError(
                     cls="a JSON-RPC error object", api="dict", what="a failure of its own execution", stmt=node_span(ctx, ret.node), unknown_tool=False
                 )
                 yield self.latent(ctx, ret.node, variant="dict", route="return", payload=payload)
+
+    def _subclass_raise(self, fn: FunctionFacts, fact: RaiseFact, exc: cst.Call, resolved: str | None, ctx: FileContext) -> Latent | None:
+        """`raise ItemError(...)` where the project defines `class ItemError(McpError)`: a protocol
+        error under its own name. A class of this module is judged here by its bases; one imported
+        from elsewhere is left to the linker (`link_latent`), which knows every project class."""
+        if resolved is None:  # not imported: a class of this module, else a builtin
+            resolved = ctx.model.aliases.resolve_or_local(exc.func)
+            if resolved not in ctx.model.classes:
+                return None
+        if not resolved or "." not in resolved or resolved.split(".")[0] in {"mcp", "fastmcp", "mcp_types", "builtins"}:
+            return None
+        if not last_name(resolved)[:1].isupper():
+            return None  # a class is constructed, not a function called
+        subclass_of = ""
+        local = _protocol_base(resolved, ctx.model.classes) if resolved in ctx.model.classes else None
+        if local is not None:
+            base = local
+        elif resolved in ctx.model.classes and not _bases_elsewhere(resolved, ctx.model.classes):
+            return None  # every base is of this module or a builtin: no McpError among them
+        else:
+            subclass_of = resolved
+            base = "McpError"
+        cls = last_name(resolved)
+        if fact.caught_here(cls) or fact.caught_here(base):
+            return None
+        positional = [a.value for a in exc.args if not a.star]
+        text = next((t for t in (literal_text(fn.value_of(v)) for v in positional) if t is not None), None)
+        code = next((_code_text(v) for v in positional if isinstance(v, (cst.Integer, cst.UnaryOperation)) or _code_text(v) in ERROR_CODE_NAMES), "")
+        if _is_legitimate_code(code):
+            return None
+        payload = ProtocolError(
+            cls=f"{cls} (a subclass of {base})" if not subclass_of else cls,
+            api="subclass",
+            what=describe_failure(text or "", code),
+            stmt=node_span(ctx, fact.node),
+            unknown_tool=bool((text and UNKNOWN_TOOL.search(text)) or misses_every_tool(fn, fact.conditions)),
+            subclass_of=subclass_of,
+        )
+        # The class by its qualified name: an `except` of a caller naming one of its bases catches it.
+        return self.latent(ctx, fact.node, variant="raise", route="raise", payload=payload, raises_qual=resolved, classes=(resolved,))
 
     def _factory_raise(self, fn: FunctionFacts, fact: RaiseFact, exc: cst.Call, ctx: FileContext) -> Latent | None:
         """`raise make_error(...)` / `raise errors.not_found(...)`: a function that builds the
@@ -240,6 +289,8 @@ def note(note_id: str) -> str:
                 return None
         else:
             qualified = ctx.model.aliases.resolve_dotted(name)
+            if qualified is None and name.startswith(("self.", "cls.")) and fn.class_name and name.count(".") == 1:
+                qualified = local  # `raise self._error(...)` of a method a base class defines: the linker finds it
             if qualified is None or qualified.split(".")[0] in {"mcp", "fastmcp", "mcp_types"}:
                 return None  # unknown names and the frameworks' own helpers (require_client_extension)
             cls = "McpError"
@@ -262,6 +313,19 @@ def note(note_id: str) -> str:
     def link_latent(self, latent: Latent, function: str, reach: Reach, project: LinkedProject, state: object) -> Latent | None:
         """`raise not_found(x)` of a function of another module is a protocol error only if that
         function builds one (FunctionSummary.protocol_error)."""
+        if latent.raises_qual and reach.guards:
+            # A project subclass: a caller's `except` naming one of its bases catches it on every way.
+            names = frozenset({latent.raises, *(last_name(a) for a in project.class_ancestors(latent.raises_qual))})
+            if all(any(catches(guard, names) for guard in way) for way in reach.guards):
+                return None
+        subclass_of = _payload(latent).subclass_of
+        if subclass_of:
+            ancestors = project.class_ancestors(subclass_of)
+            base = next((a for a in ancestors[1:] if is_protocol_error_class(a, a)), None)
+            if base is None or not project.is_project_class(subclass_of):
+                return None
+            payload = replace(_payload(latent), cls=f"{last_name(subclass_of)} (a subclass of {last_name(base)})", subclass_of="")
+            return replace(latent, payload=payload)
         built_by = _payload(latent).built_by
         if not built_by:
             return latent
@@ -340,6 +404,9 @@ class ProtocolError(Payload):
     cause: str = ""  # " from e" when raised while handling `except ... as e`
     # `raise not_found(x)` of a function of another module: its qualified name (link_latent).
     built_by: str = ""
+    # `raise ItemError(...)` of a class imported from another module: its qualified name, kept
+    # only if the linker finds McpError/MCPError among its ancestors (link_latent).
+    subclass_of: str = ""
 
 
 def _payload(latent: Latent) -> ProtocolError:
@@ -362,3 +429,39 @@ def _is_jsonrpc_error_dict(node: cst.Dict) -> bool:
         code = next((e.value for e in inner.elements if isinstance(e, cst.DictElement) and isinstance(e.key, cst.SimpleString) and e.key.evaluated_value == "code"), None)
         return {"code", "message"} <= inner_keys and isinstance(code, cst.UnaryOperation)
     return False
+
+
+def _protocol_base(cls: str, classes: dict[str, tuple[str, ...]], depth: int = 0) -> str | None:
+    """The McpError/MCPError among the bases of a class of this module (through its other classes
+    of this module), or None."""
+    if depth > 5:
+        return None
+    for base in classes.get(cls, ()):
+        if is_protocol_error_class(base, base):
+            return last_name(base)
+        found = _protocol_base(base, classes, depth + 1) if base in classes else None
+        if found is not None:
+            return found
+    return None
+
+
+def _bases_elsewhere(cls: str, classes: dict[str, tuple[str, ...]], depth: int = 0) -> bool:
+    """Does the class (through its bases of this module) inherit from a class imported from
+    another module, whose own bases only the linker knows?"""
+    if depth > 5:
+        return False
+    return any(
+        (_bases_elsewhere(base, classes, depth + 1) if base in classes else "." in base and base.split(".")[0] not in {"builtins", "mcp", "fastmcp"})
+        for base in classes.get(cls, ())
+    )
+
+
+def _serialized(value: cst.BaseExpression | None, fn: FunctionFacts, ctx: FileContext) -> cst.BaseExpression | None:
+    """The dict a return sends: the value itself, the one value of a returned local, or what
+    `json.dumps(...)` serializes (a JSON-RPC error dict returned as text is the same object)."""
+    if value is None:
+        return None
+    value = fn.value_of(value)
+    if isinstance(value, cst.Call) and ctx.model.aliases.resolve(value.func) == "json.dumps" and value.args:
+        return fn.value_of(value.args[0].value)
+    return value
