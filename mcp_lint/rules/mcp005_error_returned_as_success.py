@@ -132,6 +132,14 @@ def _without_status_tools(context: RenderContext) -> RenderContext | None:
     return context if len(others) == len(context.tools) else replace(context, tools=others)
 
 
+def _probe_verdict(fn: FunctionFacts) -> bool:
+    """Is the function a status check whose subject is whether what it calls answers
+    (`test_connection`, `*_ping`, `health_check`)? There the exception its call raised is the
+    answer ("connection failed: ..."), not a crash of the check: the same as a failed reply
+    tested in a branch (`_tests_a_failed_reply`)."""
+    return is_status_tool(fn.name) and is_reachability_probe(fn.name)
+
+
 def _states_an_outcome(value: cst.BaseExpression, fn: FunctionFacts) -> bool:
     """`Status(connected=False, ...)` where another return of the function builds the same class
     with that flag True, or `{"status": "unhealthy", ...}` where another returns `{"status":
@@ -1426,7 +1434,7 @@ def check_health() -> dict:
             # no arguments complains about none: "Invalid indexes found: ..." is its report.)
             # A status check's result stating the outcome it checks (`Status(connected=False,
             # detail=str(exc))` beside `Status(connected=True)`) is its answer, even from an `except`.
-            own_failure=(ret.handler is not None and not _states_an_outcome(resolved, fn))
+            own_failure=(ret.handler is not None and not _states_an_outcome(resolved, fn) and not _probe_verdict(fn))
             # The branch tests the status of the function's own upstream call: the call failed.
             or (ret.handler is None and _tests_a_failed_reply(fn, ctx, ret.conditions))
             # (A dict's description names its key: its message says what the complaint is.)
