@@ -132,12 +132,36 @@ def _without_status_tools(context: RenderContext) -> RenderContext | None:
     return context if len(others) == len(context.tools) else replace(context, tools=others)
 
 
-def _probe_verdict(fn: FunctionFacts) -> bool:
-    """Is the function a status check whose subject is whether what it calls answers
-    (`test_connection`, `*_ping`, `health_check`)? There the exception its call raised is the
-    answer ("connection failed: ..."), not a crash of the check: the same as a failed reply
-    tested in a branch (`_tests_a_failed_reply`)."""
-    return is_status_tool(fn.name) and is_reachability_probe(fn.name)
+def _probe_verdict(fn: FunctionFacts, handler: Handler) -> bool:
+    """Is the clause a reachability check's answer (`test_connection()`, `service_ping()`: a
+    status check of whether what it calls answers, of no input the caller must give)? There
+    the error class of the probed call (`except httpx.HTTPError`) answers in words ("Connection
+    failed: ..."), as a failed reply tested in a branch does (`_tests_a_failed_reply`), not a
+    crash of the check. A bare or broad clause (`except Exception`) also catches the check's
+    own crash, and a structured answer states its outcome by its items (`_states_an_outcome`):
+    those stay failures, as does a check of something the caller names (`read_probe(probe)`)."""
+    if not handler.caught or any(last_name(name) in _BROAD_CLASSES for name in handler.caught):
+        return False
+    return is_status_tool(fn.name) and is_reachability_probe(fn.name) and not _required_arguments(fn)
+
+
+def _required_arguments(fn: FunctionFacts) -> list[str]:
+    """The parameters a caller must pass (no default; not `self`, `cls` or the context)."""
+    params = fn.node.params
+    out = [p.name.value for p in (*params.posonly_params, *params.params, *params.kwonly_params) if p.default is None]
+    return [name for name in out if name in _arguments(fn)]
+
+
+_BROAD_CLASSES = frozenset({"Exception", "BaseException"})
+_TEXT_KINDS = frozenset({"string", "content"})  # a failure said in words (a text, a TextContent of it)
+
+
+def _answers_status_tools_only(context: RenderContext) -> bool:
+    """Is the check's answer sent only as a status check's (the check is the tool, or every tool
+    reaching it is a status tool)? A tool of no status of its own returning it fails the call."""
+    if not is_status_tool(context.function):
+        return False
+    return context.is_tool or (bool(context.tools) and all(is_status_tool(tool) for tool in context.tools))
 
 
 def _states_an_outcome(value: cst.BaseExpression, fn: FunctionFacts) -> bool:
@@ -365,6 +389,8 @@ class FailureValue(Payload):
     dead: tuple[Span, ...] = ()
     # A failure of the call itself (a crash, a complaint about an argument): not a status report.
     own_failure: bool = False
+    # ... except where it is a reachability check's answer: its probed call raised (_probe_verdict).
+    probe_answer: bool = False
     unknown_tool: bool = False  # a dispatcher's answer to a tool name it does not list
     # `return _fail(msg)` of a function of another module: a failure unless it builds a real
     # error result (or raises); `required`: only its body tells that it builds a failure.
@@ -1434,11 +1460,12 @@ def check_health() -> dict:
             # no arguments complains about none: "Invalid indexes found: ..." is its report.)
             # A status check's result stating the outcome it checks (`Status(connected=False,
             # detail=str(exc))` beside `Status(connected=True)`) is its answer, even from an `except`.
-            own_failure=(ret.handler is not None and not _states_an_outcome(resolved, fn) and not _probe_verdict(fn))
+            own_failure=(ret.handler is not None and not _states_an_outcome(resolved, fn))
             # The branch tests the status of the function's own upstream call: the call failed.
             or (ret.handler is None and _tests_a_failed_reply(fn, ctx, ret.conditions))
             # (A dict's description names its key: its message says what the complaint is.)
             or (_takes_arguments(fn) and (is_argument_complaint(description) or _complains_of_arguments(stated))),
+            probe_answer=ret.handler is not None and kind in _TEXT_KINDS and _probe_verdict(fn, ret.handler),
             by_path=by_path,
             verdict=verdict,
         )
@@ -1569,6 +1596,8 @@ def check_health() -> dict:
             judged = _without_status_tools(context)
             if judged is None:
                 return None  # a status-report tool: "failed" is its answer
+        elif payload.probe_answer and _answers_status_tools_only(context):
+            return None  # "connection failed: ..." is the reachability check's answer
         rendered = self._render(latent, judged)
         if rendered is not None and judged is not context:
             rendered = replace(rendered, tools=judged.tools)  # named for those tools only

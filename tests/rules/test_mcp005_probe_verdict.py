@@ -1,7 +1,9 @@
 """MCP005 in a reachability check: a status tool whose subject is whether what it calls answers
-(`test_connection`, `*_ping`) answers "connection failed: ..." from the `except` around that
-call: the exception is its verdict, not a crash of the check. A status tool of another subject
-(`check_quota`) whose call raised has no verdict to give: that is still a failure."""
+(`test_connection`, `*_ping`) answers "connection failed: ..." from an `except` of the probed
+call's error class: the exception is its verdict, not a crash of the check. A broad `except
+Exception` also catches the check's own crash, a check of something the caller names
+(`test_sensor_connection(sensor)`) failed for that input, and a status tool of another subject
+(`check_quota`) whose call raised has no verdict to give: all are still failures."""
 
 from __future__ import annotations
 
@@ -24,12 +26,30 @@ def test_connection() -> str:
 
 
 @mcp.tool()
-def greenhouse_ping() -> dict:
+def greenhouse_ping(ctx=None) -> str:
     try:
         httpx.get("https://greenhouse.invalid/api/ping").raise_for_status()
     except httpx.HTTPError:
-        return {"ok": False, "error": "The greenhouse service did not answer."}
-    return {"ok": True}
+        return "Ping failed: the greenhouse service did not answer."
+    return "pong"
+
+
+@mcp.tool()
+def test_sensor_connection(sensor: str) -> str:
+    try:
+        httpx.get(f"https://greenhouse.invalid/api/sensors/{sensor}/ping").raise_for_status()
+    except httpx.HTTPError:
+        return f"Connection failed: sensor {sensor} did not answer."  # expect: MCP005
+    return "Connected."
+
+
+@mcp.tool()
+def check_connection() -> str:
+    try:
+        httpx.get("https://greenhouse.invalid/api/ping").raise_for_status()
+        return "Connection successful."
+    except Exception as exc:
+        return f"Connection check failed: {exc}"  # expect: MCP002, MCP005
 
 
 @mcp.tool()
