@@ -188,7 +188,8 @@ def _dict_states_an_outcome(value: cst.Dict, fn: FunctionFacts) -> bool:
     """Does another return of the function send a dict literal (written there or in the local it
     returns) holding another status word under a status key this one sets to a word (`"status":
     "unhealthy"` / `"status": "healthy"`): the key reports the outcome, each return one of them?
-    (A flag such as `"reachable": False` is no status word: from an `except`, the check crashed.)"""
+    (A flag such as `"reachable": False` is no status word: from an `except`, the check crashed;
+    but see `_flag_outcome`.)"""
     own = _status_words(value)
     if not own:
         return False
@@ -200,6 +201,34 @@ def _dict_states_an_outcome(value: cst.Dict, fn: FunctionFacts) -> bool:
         if any(key in theirs and theirs[key] != word for key, word in own.items()):
             return True
     return False
+
+
+def _flag_outcome(value: cst.BaseExpression, fn: FunctionFacts) -> bool:
+    """A dict literal setting a key to False that another return of the function sets to True
+    (`{"ok": False, "detail": ...}` / `{"ok": True}`): each return states one outcome, as a result
+    class's flags do. A status check's answer where only status checks send it (`status_answer`);
+    a helper's flag that a tool of no status hands on is that tool's failure."""
+    if not isinstance(value, cst.Dict):
+        return False
+    flags = _dict_flags(value, "False")
+    if not flags:
+        return False
+    for ret in fn.returns:
+        other = fn.value_of(ret.node.value) if ret.node.value is not None else None
+        if other is not value and isinstance(other, cst.Dict) and flags & _dict_flags(other, "True"):
+            return True
+    return False
+
+
+def _dict_flags(value: cst.Dict, literal: str) -> set[str]:
+    """The keys of a dict literal set to `literal` (`"True"` or `"False"`)."""
+    return {
+        key
+        for element in value.elements
+        if isinstance(element, cst.DictElement) and dotted(element.value) == literal
+        for key in [literal_text(element.key)]
+        if key
+    }
 
 
 def _status_words(value: cst.Dict) -> dict[str, str]:
@@ -389,8 +418,10 @@ class FailureValue(Payload):
     dead: tuple[Span, ...] = ()
     # A failure of the call itself (a crash, a complaint about an argument): not a status report.
     own_failure: bool = False
-    # ... except where it is a reachability check's answer: its probed call raised (_probe_verdict).
-    probe_answer: bool = False
+    # ... except where it is a status check's answer (a reachability check's words about its
+    # probed call, _probe_verdict; a flag another return sets True, _flag_outcome): judged as a
+    # status report where only status tools send it.
+    status_answer: bool = False
     unknown_tool: bool = False  # a dispatcher's answer to a tool name it does not list
     # `return _fail(msg)` of a function of another module: a failure unless it builds a real
     # error result (or raises); `required`: only its body tells that it builds a failure.
@@ -1465,7 +1496,8 @@ def check_health() -> dict:
             or (ret.handler is None and _tests_a_failed_reply(fn, ctx, ret.conditions))
             # (A dict's description names its key: its message says what the complaint is.)
             or (_takes_arguments(fn) and (is_argument_complaint(description) or _complains_of_arguments(stated))),
-            probe_answer=ret.handler is not None and kind in _TEXT_KINDS and _probe_verdict(fn, ret.handler),
+            status_answer=ret.handler is not None
+            and ((kind in _TEXT_KINDS and _probe_verdict(fn, ret.handler)) or _flag_outcome(resolved, fn)),
             by_path=by_path,
             verdict=verdict,
         )
@@ -1596,8 +1628,8 @@ def check_health() -> dict:
             judged = _without_status_tools(context)
             if judged is None:
                 return None  # a status-report tool: "failed" is its answer
-        elif payload.probe_answer and _answers_status_tools_only(context):
-            return None  # "connection failed: ..." is the reachability check's answer
+        elif payload.status_answer and _answers_status_tools_only(context):
+            return None  # "connection failed: ...", `{"ok": False}`: the status check's answer
         rendered = self._render(latent, judged)
         if rendered is not None and judged is not context:
             rendered = replace(rendered, tools=judged.tools)  # named for those tools only
