@@ -424,6 +424,23 @@ NOT_AN_ERROR_BUILDER_NAME = lazy_compile(
 """...but not one that reads, finds, checks or raises errors (`get_last_error()`, `is_error(x)`):
 its first word decides."""
 
+# -- Calls of a clause that only reports ----------------------------------------------------------
+
+REPORTING_CALLS = frozenset(
+    {"debug", "info", "warning", "warn", "error", "exception", "critical", "fatal", "log", "print", "print_exc", "print_exception", "format_exc", "write"}
+)
+"""Calls (by their last name) that only leave a trace of a failure: a logger's or a context's
+methods (`logger.warning(...)`, `await ctx.error(...)`), `print`, a traceback printed or
+formatted, a stream's `write`. They do none of the call's work."""
+
+TEXT_BUILDING_CALLS = frozenset(
+    {"str", "repr", "type", "getattr", "hasattr", "isinstance", "len", "format", "join", "get", "dumps", "format_exc", "strip", "lower", "upper", "title"}
+)
+"""Calls (by their last name) that only put a message's text together from values (`str(e)`,
+`"; ".join(parts)`, `type(e).__name__`, `body.get("message")`): a local built with them is text,
+not work done another way."""
+
+
 # -- Retry wording --------------------------------------------------------------------------------
 
 RETRY_INVITATION = lazy_compile(
