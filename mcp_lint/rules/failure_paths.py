@@ -247,7 +247,7 @@ def reports_only(small: cst.BaseSmallStatement) -> bool:
     """Does a statement only report a failure: a return, a raise, `pass`, a bare string, text put
     in a plain local with nothing but text builders (`msg = f"..."`, `why += "; ".join(errors)`),
     a call that logs it? (An `except` clause's or a failed branch's statements; the one test
-    of MCP002's and MCP005's fixes and of the failure paths.) An attribute or an item assigned
+    the rules' judgements, their fixes and the failure paths share.) An attribute or an item assigned
     (`self.token = saved`) rolls state back: work, not a report."""
     if isinstance(small, (cst.Return, cst.Raise, cst.Pass)):
         return True
