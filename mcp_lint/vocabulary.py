@@ -29,7 +29,14 @@ FAILURE_IN_OTHER_LANGUAGES = lazy_compile(
     r"|fehler|fehlgeschlagen|nicht\s+gefunden|existiert\s+nicht|konnte\s+nicht|ungültig(?:e[nmrs]?)?"
     r"|erreur|échec|échoué|introuvable|n'existe\s+pas|impossible\s+de|invalide"
     r"|erro|falhou|falha|não\s+encontrad[oa]|não\s+existe|não\s+foi\s+possível|inválid[oa])\b"
-    r"|(?<!\w)(?:ошибка|не\s+найден[аоы]?|не\s+существует|не\s+удалось|невозможно|недопустим\w*|неверн\w*)(?!\w))",
+    r"|(?<!\w)(?:ошибка|не\s+найден[аоы]?|не\s+существует|не\s+удалось|невозможно|недопустим\w*|неверн\w*)(?!\w)"
+    # "not supported", "not allowed" (FAILURE_ANYWHERE's English words)
+    r"|不支持|不支援|不允许|不允許|サポートされていません|許可されていません"
+    r"|\bno\s+(?:es\s+|está\s+)?(?:soportad[oa]s?|permitid[oa]s?)\b|\bnão\s+(?:é\s+|está\s+)?(?:suportad[oa]s?|permitid[oa]s?)\b"
+    r"|\bnicht\s+(?:unterstützt|erlaubt|zulässig)\b|\bnon\s+(?:supporté|autorisé|pris\s+en\s+charge)e?s?(?!\w)"
+    r"|(?<!\w)не\s+(?:поддерживается|разрешен\w*)(?!\w)"
+    # "<thing> rejected: <why>" (FAILURE_OPENING's English form)
+    r"|(?<!\w)(?:rechazad[oa]s?|abgelehnt|refusée?s?|rejeitad[oa]s?)\s*[:：]|(?:已|被)?拒绝[：:]|(?:已|被)?拒絕[：:])",
     re.IGNORECASE,
 )
 """Failure words of the five languages besides English ("failed", "not found", "does not exist",
@@ -51,6 +58,10 @@ FAILURE_OPENING = lazy_compile(
         |operation\s+failed\b|request\s+failed\b
         |unknown\s+\w+|unsupported\b|not\s+supported\b|not\s+permitted\b|not\s+allowed\b
         |(?:i\s+|we\s+)?encountered\s+an?\s+(?:error|exception|problem)\b
+        # "Query rejected: read-only server", "Operation blocked: read-only mode": a refusal and its reason
+        |(?:[^\W\d][\w.'-]*\s+){1,3}(?:rejected|refused|denied|blocked)\s*[:：—–]
+        # "No section named {}", "No user with id {}": the named record is missing (a lookup's miss)
+        |no\s+(?:\w+\s+){1,3}(?:named|called|with\s+(?:the\s+)?(?:id|name|key|uuid|slug))\b
         |<error>
         # "<Lib> error: ...": "Database error: ...", "HTTP error 404", "Document processing error:"
         |(?!(?:standard|squared|absolute|relative|mean|rounding|margin|typical|measurement)\b)(?:[\w.'-]+\s+){1,3}(?<!standard\s)(?<!squared\s)(?<!absolute\s)(?<!relative\s)(?<!rounding\s)(?:error|exception)\s*(?:[:!\-–—(]|\d)
@@ -412,6 +423,23 @@ NOT_AN_ERROR_BUILDER_NAME = lazy_compile(
 )
 """...but not one that reads, finds, checks or raises errors (`get_last_error()`, `is_error(x)`):
 its first word decides."""
+
+# -- Calls of a clause that only reports ----------------------------------------------------------
+
+REPORTING_CALLS = frozenset(
+    {"debug", "info", "warning", "warn", "error", "exception", "critical", "fatal", "log", "print", "print_exc", "print_exception", "format_exc", "write"}
+)
+"""Calls (by their last name) that only leave a trace of a failure: a logger's or a context's
+methods (`logger.warning(...)`, `await ctx.error(...)`), `print`, a traceback printed or
+formatted, a stream's `write`. They do none of the call's work."""
+
+TEXT_BUILDING_CALLS = frozenset(
+    {"str", "repr", "type", "getattr", "hasattr", "isinstance", "len", "format", "join", "get", "dumps", "format_exc", "strip", "lower", "upper", "title"}
+)
+"""Calls (by their last name) that only put a message's text together from values (`str(e)`,
+`"; ".join(parts)`, `type(e).__name__`, `body.get("message")`): a local built with them is text,
+not work done another way."""
+
 
 # -- Retry wording --------------------------------------------------------------------------------
 

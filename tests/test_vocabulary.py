@@ -320,6 +320,16 @@ MATCHED: list[tuple[str, str, bool]] = [
 ]
 
 WORDS: list[tuple[str, str, bool]] = [
+    ("REPORTING_CALLS", "warning", True),
+    ("REPORTING_CALLS", "print_exception", True),
+    ("REPORTING_CALLS", "fatal", True),
+    ("REPORTING_CALLS", "save", False),
+    ("REPORTING_CALLS", "rollback", False),
+    ("TEXT_BUILDING_CALLS", "join", True),
+    ("TEXT_BUILDING_CALLS", "strip", True),
+    ("TEXT_BUILDING_CALLS", "getattr", True),
+    ("TEXT_BUILDING_CALLS", "fetch", False),
+    ("TEXT_BUILDING_CALLS", "close", False),
     ("MESSAGE_KEYS", "error", True),
     ("MESSAGE_KEYS", "reason", True),
     ("MESSAGE_KEYS", "error_code", False),

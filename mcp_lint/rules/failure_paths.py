@@ -23,14 +23,7 @@ from mcp_lint.rules.base import FileContext
 from mcp_lint.rules.exception_text import status_bases
 from mcp_lint.rules.results import _local_function
 from mcp_lint.rules.upstream_body import conjuncts, reply_failure_test, reply_success_test
-from mcp_lint.vocabulary import REPLY_ERROR_FIELDS, is_predicate_name
-
-# Calls a branch makes only to leave a trace of the failure (`logger.warning(...)`, `print(...)`,
-# `await ctx.error(...)`): they do none of the call's work.
-TRACE_CALLS = frozenset({"debug", "info", "warning", "warn", "error", "exception", "critical", "log", "print", "print_exc", "write"})
-
-# Calls that only put a text together: a branch that builds its message with them does no work.
-_TEXT_CALLS = frozenset({"str", "repr", "join", "format", "len", "strip", "lower", "upper", "title", "dumps"})
+from mcp_lint.vocabulary import REPLY_ERROR_FIELDS, REPORTING_CALLS, TEXT_BUILDING_CALLS, is_predicate_name
 
 
 @dataclass(frozen=True)
@@ -251,23 +244,31 @@ def _field(value: cst.BaseExpression) -> tuple[str | None, str | None]:
 
 
 def reports_only(small: cst.BaseSmallStatement) -> bool:
-    """Does a statement only report a failure: a return, a raise, `pass`, text put in a plain
-    local, a call that logs it? (An `except` clause's or a failed branch's statements.)"""
+    """Does a statement only report a failure: a return, a raise, `pass`, a bare string, text put
+    in a plain local with nothing but text builders (`msg = f"..."`, `why += "; ".join(errors)`),
+    a call that logs it? (An `except` clause's or a failed branch's statements; the one test
+    the rules' judgements, their fixes and the failure paths share.) An attribute or an item assigned
+    (`self.token = saved`) rolls state back: work, not a report."""
     if isinstance(small, (cst.Return, cst.Raise, cst.Pass)):
         return True
-    if isinstance(small, (cst.Assign, cst.AnnAssign)):
+    if isinstance(small, (cst.Assign, cst.AnnAssign, cst.AugAssign)):
         targets = [t.target for t in small.targets] if isinstance(small, cst.Assign) else [small.target]
-        return all(isinstance(t, cst.Name) for t in targets)
-    call = unwrap_await(small.value) if isinstance(small, cst.Expr) else None
-    return isinstance(call, cst.Call) and last_name(dotted(call.func) or "") in TRACE_CALLS
-
-
-def _builds_text_only(small: cst.BaseSmallStatement) -> bool:
-    """A plain local's assignment that calls nothing but text builders (`msg = f"..."`,
-    `why = ", ".join(errors)`): no work done another way."""
-    if not isinstance(small, (cst.Assign, cst.AnnAssign)) or small.value is None:
+        if not all(isinstance(t, cst.Name) for t in targets):
+            return False
+        value = small.value
+        return value is None or all(_called_name(node) in TEXT_BUILDING_CALLS for node in descendants(value) if isinstance(node, cst.Call))
+    if not isinstance(small, cst.Expr):
+        return False  # `del`, `continue`, `break`, `global`, ...
+    call = unwrap_await(small.value)
+    if isinstance(call, (cst.SimpleString, cst.ConcatenatedString)):
         return True
-    return all(last_name(dotted(node.func) or "") in _TEXT_CALLS for node in descendants(small.value) if isinstance(node, cst.Call))
+    return isinstance(call, cst.Call) and _called_name(call) in REPORTING_CALLS
+
+
+def _called_name(call: cst.Call) -> str:
+    """The name a call is made by, whatever it is called on (`", ".join`, `get_logger().error`)."""
+    func = call.func
+    return func.attr.value if isinstance(func, cst.Attribute) else func.value if isinstance(func, cst.Name) else ""
 
 
 def _reports_only_until(fn: FunctionFacts, branch: cst.If, outcome: bool, at: cst.CSTNode) -> bool:
@@ -293,13 +294,13 @@ def _reporting_before(statements: Sequence[cst.CSTNode], at: cst.CSTNode) -> boo
                 for small in statement.body:
                     if small is at or _holds(small, at):
                         return True
-                    if not (reports_only(small) and _builds_text_only(small)):
+                    if not (reports_only(small)):
                         return False
                 return True
             return all(_reporting_before(block, at) for block in _blocks(statement) if any(_holds(s, at) for s in block))
         if not isinstance(statement, cst.SimpleStatementLine):
             return False  # a loop, a `with`, a `try`, an `if` before `at`: work of its own
-        if not all(reports_only(small) and _builds_text_only(small) for small in statement.body):
+        if not all(reports_only(small) for small in statement.body):
             return False
     return True
 

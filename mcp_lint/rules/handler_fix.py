@@ -26,6 +26,7 @@ from mcp_lint.model.names import dotted
 from mcp_lint.model.walk import descendants
 from mcp_lint.rules.base import FileContext
 from mcp_lint.rules.exception_text import project_call, says_something
+from mcp_lint.rules.failure_paths import reports_only
 from mcp_lint.rules.plain_raises import builtin_bases
 from mcp_lint.vocabulary import is_status_tool
 
@@ -1258,14 +1259,6 @@ def reports_an_empty_answer(value: cst.BaseExpression) -> bool:
     return bool(_EMPTY_ANSWER.search(words.strip()))
 
 
-# Calls that only report a failure: a logger's or a context's methods, print, a traceback's text.
-_REPORTING_METHODS = frozenset(
-    {"debug", "info", "warning", "warn", "error", "exception", "critical", "fatal", "log", "print_exc", "format_exc", "print_exception", "write"}
-)
-# Calls that only build a message's text from values (`str(e)`, `"; ".join(parts)`).
-_TEXT_BUILDERS = frozenset({"str", "repr", "type", "getattr", "len", "format", "join", "get", "dumps", "format_exc", "isinstance", "hasattr"})
-
-
 def only_reports(fn: FunctionFacts, clause: cst.ExceptHandler) -> bool:
     """Whether the `except` clause only reports the failure: logs it, builds its message into
     locals, returns or raises. A pass-through (`except X: raise`) put before a clause that does
@@ -1292,37 +1285,9 @@ def _statements_report(statements) -> bool:  # type: ignore[no-untyped-def]
             continue
         if not isinstance(statement, cst.SimpleStatementLine):
             return False  # a loop, a `with`, a nested `try`: work beyond a report
-        for small in statement.body:
-            if not _small_reports(small):
-                return False
+        if not all(reports_only(small) for small in statement.body):
+            return False
     return True
-
-
-def _small_reports(small: cst.BaseSmallStatement) -> bool:
-    if isinstance(small, (cst.Pass, cst.Raise, cst.Return)):
-        return True
-    if isinstance(small, cst.Expr):
-        value = small.value.expression if isinstance(small.value, cst.Await) else small.value
-        return isinstance(value, cst.Call) and _reporting_call(value) or isinstance(value, (cst.SimpleString, cst.ConcatenatedString))
-    if isinstance(small, (cst.Assign, cst.AnnAssign, cst.AugAssign)):
-        targets = [t.target for t in small.targets] if isinstance(small, cst.Assign) else [small.target]
-        if not all(isinstance(t, cst.Name) for t in targets):
-            return False  # `os.environ[key] = old`, `self.token = saved`: state rolled back
-        value = small.value
-        return value is None or all(_builds_text(call) for call in descendants(value) if isinstance(call, cst.Call))
-    return False  # `del`, `continue`, `break`, `global`, ...
-
-
-def _reporting_call(call: cst.Call) -> bool:
-    func = call.func
-    name = func.attr.value if isinstance(func, cst.Attribute) else func.value if isinstance(func, cst.Name) else ""
-    return name == "print" or name in _REPORTING_METHODS
-
-
-def _builds_text(call: cst.Call) -> bool:
-    func = call.func
-    name = func.attr.value if isinstance(func, cst.Attribute) else func.value if isinstance(func, cst.Name) else ""
-    return name in _TEXT_BUILDERS
 
 
 def _leaves(statement: cst.CSTNode) -> bool:

@@ -132,6 +132,38 @@ def _without_status_tools(context: RenderContext) -> RenderContext | None:
     return context if len(others) == len(context.tools) else replace(context, tools=others)
 
 
+def _probe_verdict(fn: FunctionFacts, handler: Handler) -> bool:
+    """Is the clause a reachability check's answer (`test_connection()`, `service_ping()`: a
+    status check of whether what it calls answers, of no input the caller must give)? There
+    the error class of the probed call (`except httpx.HTTPError`) answers in words ("Connection
+    failed: ..."), as a failed reply tested in a branch does (`_tests_a_failed_reply`), not a
+    crash of the check. A bare or broad clause (`except Exception`) also catches the check's
+    own crash, and a structured answer states its outcome by its items (`_states_an_outcome`):
+    those stay failures, as does a check of something the caller names (`read_probe(probe)`)."""
+    if not handler.caught or any(last_name(name) in _BROAD_CLASSES for name in handler.caught):
+        return False
+    return is_status_tool(fn.name) and is_reachability_probe(fn.name) and not _required_arguments(fn)
+
+
+def _required_arguments(fn: FunctionFacts) -> list[str]:
+    """The parameters a caller must pass (no default; not `self`, `cls` or the context)."""
+    params = fn.node.params
+    out = [p.name.value for p in (*params.posonly_params, *params.params, *params.kwonly_params) if p.default is None]
+    return [name for name in out if name in _arguments(fn)]
+
+
+_BROAD_CLASSES = frozenset({"Exception", "BaseException"})
+_TEXT_KINDS = frozenset({"string", "content"})  # a failure said in words (a text, a TextContent of it)
+
+
+def _answers_status_tools_only(context: RenderContext) -> bool:
+    """Is the check's answer sent only as a status check's (the check is the tool, or every tool
+    reaching it is a status tool)? A tool of no status of its own returning it fails the call."""
+    if not is_status_tool(context.function):
+        return False
+    return context.is_tool or (bool(context.tools) and all(is_status_tool(tool) for tool in context.tools))
+
+
 def _states_an_outcome(value: cst.BaseExpression, fn: FunctionFacts) -> bool:
     """`Status(connected=False, ...)` where another return of the function builds the same class
     with that flag True, or `{"status": "unhealthy", ...}` where another returns `{"status":
@@ -156,7 +188,8 @@ def _dict_states_an_outcome(value: cst.Dict, fn: FunctionFacts) -> bool:
     """Does another return of the function send a dict literal (written there or in the local it
     returns) holding another status word under a status key this one sets to a word (`"status":
     "unhealthy"` / `"status": "healthy"`): the key reports the outcome, each return one of them?
-    (A flag such as `"reachable": False` is no status word: from an `except`, the check crashed.)"""
+    (A flag such as `"reachable": False` is no status word: from an `except`, the check crashed;
+    but see `_flag_outcome`.)"""
     own = _status_words(value)
     if not own:
         return False
@@ -168,6 +201,34 @@ def _dict_states_an_outcome(value: cst.Dict, fn: FunctionFacts) -> bool:
         if any(key in theirs and theirs[key] != word for key, word in own.items()):
             return True
     return False
+
+
+def _flag_outcome(value: cst.BaseExpression, fn: FunctionFacts) -> bool:
+    """A dict literal setting a key to False that another return of the function sets to True
+    (`{"ok": False, "detail": ...}` / `{"ok": True}`): each return states one outcome, as a result
+    class's flags do. A status check's answer where only status checks send it (`status_answer`);
+    a helper's flag that a tool of no status hands on is that tool's failure."""
+    if not isinstance(value, cst.Dict):
+        return False
+    flags = _dict_flags(value, "False")
+    if not flags:
+        return False
+    for ret in fn.returns:
+        other = fn.value_of(ret.node.value) if ret.node.value is not None else None
+        if other is not value and isinstance(other, cst.Dict) and flags & _dict_flags(other, "True"):
+            return True
+    return False
+
+
+def _dict_flags(value: cst.Dict, literal: str) -> set[str]:
+    """The keys of a dict literal set to `literal` (`"True"` or `"False"`)."""
+    return {
+        key
+        for element in value.elements
+        if isinstance(element, cst.DictElement) and dotted(element.value) == literal
+        for key in [literal_text(element.key)]
+        if key
+    }
 
 
 def _status_words(value: cst.Dict) -> dict[str, str]:
@@ -357,6 +418,10 @@ class FailureValue(Payload):
     dead: tuple[Span, ...] = ()
     # A failure of the call itself (a crash, a complaint about an argument): not a status report.
     own_failure: bool = False
+    # ... except where it is a status check's answer (a reachability check's words about its
+    # probed call, _probe_verdict; a flag another return sets True, _flag_outcome): judged as a
+    # status report where only status tools send it.
+    status_answer: bool = False
     unknown_tool: bool = False  # a dispatcher's answer to a tool name it does not list
     # `return _fail(msg)` of a function of another module: a failure unless it builds a real
     # error result (or raises); `required`: only its body tells that it builds a failure.
@@ -1431,6 +1496,8 @@ def check_health() -> dict:
             or (ret.handler is None and _tests_a_failed_reply(fn, ctx, ret.conditions))
             # (A dict's description names its key: its message says what the complaint is.)
             or (_takes_arguments(fn) and (is_argument_complaint(description) or _complains_of_arguments(stated))),
+            status_answer=ret.handler is not None
+            and ((kind in _TEXT_KINDS and _probe_verdict(fn, ret.handler)) or _flag_outcome(resolved, fn)),
             by_path=by_path,
             verdict=verdict,
         )
@@ -1561,6 +1628,8 @@ def check_health() -> dict:
             judged = _without_status_tools(context)
             if judged is None:
                 return None  # a status-report tool: "failed" is its answer
+        elif payload.status_answer and _answers_status_tools_only(context):
+            return None  # "connection failed: ...", `{"ok": False}`: the status check's answer
         rendered = self._render(latent, judged)
         if rendered is not None and judged is not context:
             rendered = replace(rendered, tools=judged.tools)  # named for those tools only

@@ -68,10 +68,23 @@ def _unwrap(value: cst.BaseExpression, ctx: FileContext) -> cst.BaseExpression:
     while isinstance(value, cst.Await):
         value = value.expression
     if isinstance(value, cst.Call) and dotted(value.func) in _SERIALIZERS and value.args:
-        inner = value.args[0].value
+        inner = _serialised_local(value.args[0], ctx)
         if dotted(value.func) not in {"str", "repr"} or isinstance(inner, cst.Dict):
             value = inner
     return _dumped_model(value, ctx)
+
+
+def _serialised_local(arg: cst.Arg, ctx: FileContext) -> cst.BaseExpression:
+    """What a serialiser's first argument says: a local holding a dict literal is that dict
+    (`payload = {"error": ...}; return [TextContent(text=json.dumps(payload))]`), as a returned
+    local is resolved; anything else as written."""
+    inner = arg.value
+    facts = ctx.current_facts
+    if type(inner) is cst.Name and arg.keyword is None and not arg.star and facts is not None:
+        resolved = facts.value_of(inner)
+        if type(resolved) is cst.Dict:
+            return resolved
+    return inner
 
 
 def module_text(name: cst.Name, ctx: FileContext) -> cst.BaseExpression | None:

@@ -82,3 +82,26 @@ def test_a_health_dict_that_states_no_outcome_or_a_non_status_tool_fails() -> No
     check(DICT_STATUS.replace("TOOL", "health_check").replace("FAILED", '"reachable": False').replace("MARK", ", MCP005"))
     # A tool that is no status check: its failure is a failure.
     check(DICT_STATUS.replace("TOOL", "water_beds").replace("FAILED", '"status": "unhealthy"').replace("MARK", ", MCP005"))
+
+
+FLAG_STATUS = """\
+import httpx
+from mcp.server.fastmcp import FastMCP
+
+mcp = FastMCP("greenhouse")
+
+
+@mcp.tool()
+async def TOOL() -> dict:
+    try:
+        httpx.get("https://controller.invalid/ping").raise_for_status()
+    except httpx.HTTPError:
+        return {"ok": False, "detail": "The controller did not answer."}MARK
+    return {"ok": True}
+"""
+
+
+def test_a_flag_another_return_sets_true_states_the_outcome_of_a_status_check() -> None:
+    check(FLAG_STATUS.replace("TOOL", "controller_ping").replace("MARK", ""))
+    # The same answer from a tool that is no status check is its failure.
+    check(FLAG_STATUS.replace("TOOL", "open_vents").replace("MARK", "  # expect: MCP005"))
