@@ -1926,7 +1926,9 @@ def set_stock(sku: str, quantity: int) -> str:
                     continue
                 if len(candidates) >= _MAX_CANDIDATES:
                     return
-                if index >= last_check:
+                # After the last check nothing can reject the call, unless a loop around both
+                # runs that check again for the next item (`for item in items: check; save(item)`).
+                if index >= last_check and (last_check < 0 or not steps.order().loops_back(step, steps.steps[last_check])):
                     if id(call) not in steps.handed_only:
                         candidates.append((callee, sys.maxsize))
                     continue
