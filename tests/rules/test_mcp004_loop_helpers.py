@@ -1,6 +1,8 @@
 """MCP004 (issue 21, loop-carried order): a helper's write late in a loop body runs before the next
 item's check at the top of the body, as a direct write does. A helper called after the last check
 of the function was never tried, even where a loop runs that check again for the next item.
+And an `assert` that a clause around it takes per item (an error entry, then the next item) is no
+rejection of the call, as a `raise` there already was not.
 
 Sources mark the rows where MCP004 is expected with `# expect: MCP004`; the test asserts the exact
 set of MCP004 rows.
@@ -61,6 +63,71 @@ CAUSES = [
                 _save_sheet(folder, name, rows)
                 return f"wrote {name}"
             return "nothing to write"
+        """,
+    ),
+    # -- an assert a clause around it takes per item is no rejection of the call ----------------
+    case(
+        "assert-caught-per-item-after-the-previous-items-write",
+        """\
+        def _save_sheet(folder: str, name: str, rows: list) -> None:
+            (Path(folder) / f"{name}.csv").write_text("\\n".join(map(str, rows)))
+
+
+        @mcp.tool()
+        def write_sheets(folder: str, sheets: dict) -> dict:
+            errors = []
+            for name, rows in sheets.items():
+                try:
+                    assert isinstance(rows, list), f"rows of {name} must be a list"
+                    _save_sheet(folder, name, rows)
+                except Exception as e:
+                    errors.append(f"{name}: {e}")
+                    continue
+            return {"errors": errors}
+        """,
+    ),
+    case(
+        "assert-caught-and-turned-into-a-tool-error",
+        """\
+        def _save_sheet(folder: str, name: str, rows: list) -> None:
+            (Path(folder) / f"{name}.csv").write_text("\\n".join(map(str, rows)))  # expect: MCP004
+
+
+        @mcp.tool()
+        def write_sheets(folder: str, sheets: dict) -> str:
+            for name, rows in sheets.items():
+                try:
+                    assert isinstance(rows, list), f"rows of {name} must be a list"
+                    _save_sheet(folder, name, rows)
+                except AssertionError as e:
+                    raise ToolError(str(e)) from e
+            return "written"
+        """,
+    ),
+    case(
+        "assert-after-a-direct-write-caught-per-item",
+        """\
+        @mcp.tool()
+        def tag_all(ids: list[str], tag: str) -> dict:
+            errors = []
+            for note_id in ids:
+                try:
+                    NOTES[note_id]["tag"] = tag
+                    assert tag.isidentifier(), "tag must be one word"
+                except Exception as e:
+                    errors.append({"id": note_id, "error": str(e)})
+            return {"errors": errors}
+        """,
+    ),
+    case(
+        "assert-after-a-direct-write-not-caught",
+        """\
+        @mcp.tool()
+        def tag_all(ids: list[str], tag: str) -> dict:
+            for note_id in ids:
+                NOTES[note_id]["tag"] = tag  # expect: MCP004
+                assert tag.isidentifier(), "tag must be one word"
+            return {"tagged": len(ids)}
         """,
     ),
 ]
