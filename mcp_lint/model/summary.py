@@ -327,6 +327,10 @@ class FunctionSummary(_DefaultsLeftOut):
     # Where its first own mutation is: (row, column, end row, end column, statement text, first
     # row, last row), for a finding reported at the write when a caller's check comes too late.
     mutation_site: tuple[int, int, int, int, str, int, int] | None = None
+    # The positions (`self` counted) of the parameters it changes in place (`store[key] = item`,
+    # `store.append(item)`): a caller in another module that hands it module state there changes
+    # that state at the call.
+    changes_params: tuple[int, ...] = ()
     # What it prepares when idempotent set-up is all it changes itself (`makedirs(parent,
     # exist_ok=True)` for the path its caller passes), "" otherwise; its site is mutation_site.
     # Never a mutation alone: a caller that goes on, past its own check, to make the change the

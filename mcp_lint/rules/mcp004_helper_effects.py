@@ -57,6 +57,21 @@ class HelperEffects:
         found = self.project.function(qualname)
         return found is not None and found[1].validates
 
+    def changes_handed(self, qualname: str, handed: tuple[tuple[int, str, str], ...], via_attribute: bool) -> str:
+        """What the function changes of the state a call hands it ((position at the call or -1,
+        keyword, the state's name) per argument that is module or held state), "" if nothing:
+        `put(NOTES, k, v)` with `store[k] = v` in `put` changes NOTES."""
+        found = self.project.function(qualname)
+        if found is None or not found[1].changes_params:
+            return ""
+        fn = found[1]
+        shift = 1 if via_attribute and fn.params[:1] in (("self",), ("cls",)) else 0
+        for position, keyword, name in handed:
+            index = (fn.params.index(keyword) if keyword in fn.params else -1) if keyword else position + shift
+            if index in fn.changes_params:
+                return f"changes module-level state ({name}, in {fn.name})"
+        return ""
+
     def guard(self, qualname: str) -> HelperGuard | None:
         """The parameter test the function's own mutations run under (`if commit:`), None when
         it mutates nothing itself or under no such test."""

@@ -487,6 +487,14 @@ class _Steps:
         # Helper calls that count only as the change a helper's set-up was for, after the check,
         # never as the first mutation themselves.
         self.after_only: set[int] = set()
+        # Calls of another module's helper handed module state: id(call) -> (position or -1,
+        # keyword, state name) per such argument; the linker asks whether the helper changes
+        # that parameter (FunctionSummary.changes_params).
+        self.handed: dict[int, tuple[tuple[int, str, str], ...]] = {}
+        # Those of them that are candidates only because of what they are handed: judged by
+        # that alone, never by the helper's own writes, and never standing for another
+        # candidate's finding (earlier, outranked_by, helpers_after).
+        self.handed_only: set[int] = set()
         self.by_statement: dict[int, list[cst.Call]] = {}
         for call in fn.calls:
             if call.handler is None and call.statement is not None:
@@ -626,6 +634,11 @@ class _Steps:
     def absorbed(self, raise_: cst.Raise) -> bool:
         """Is the raised exception caught by a clause around it that neither raises nor returns?"""
         raised = last_name(dotted(raise_.exc.func if isinstance(raise_.exc, cst.Call) else raise_.exc) or "") if raise_.exc is not None else ""
+        return self.absorbs(raised)
+
+    def absorbs(self, raised: str) -> bool:
+        """Is an exception of class `raised` (its short name) caught by a clause around the
+        current statement that neither raises nor returns?"""
         for handlers in reversed(self.trying):
             for handler in handlers:
                 caught = _caught_short_names(handler)
@@ -678,7 +691,9 @@ class _Steps:
             step = _Step(small, statement, path, cfg=small)
             if isinstance(small, cst.Global):
                 self.globals.update(n.name.value for n in small.names)
-            elif isinstance(small, cst.Assert):
+            elif isinstance(small, cst.Assert) and not self.absorbs("AssertionError"):
+                # A failed assert is a rejection, unless a clause around it takes it and goes
+                # on (an error entry for one item of a batch, then the next item).
                 step.check_reads = _Reads([small.test], files=True)
                 step.check_tests = (small.test,)
             elif isinstance(small, (cst.Assign, cst.AnnAssign, cst.AugAssign)):
@@ -953,6 +968,9 @@ def classify_calls(steps: _Steps, fn: FunctionFacts, ctx: FileContext) -> bool:
         steps.validators[id(call.node)] = callee
         if _sets_up(call.node, last_name(callee)):
             continue
+        handed_args = _state_arguments(steps, call.node, locals_) if callee not in ctx.model.functions else ()
+        if handed_args:
+            steps.handed[id(call.node)] = handed_args  # the linker asks whether it changes what it is handed
         if _is_doer(last_name(callee)) and _may_mutate(callee, ctx, steps.module_names):
             steps.kinds[id(call.node)] = callee
             if _is_doer(last_name(callee)) or callee in ctx.model.functions:
@@ -962,6 +980,10 @@ def classify_calls(steps: _Steps, fn: FunctionFacts, ctx: FileContext) -> bool:
         elif _prepares_only(callee, ctx):
             steps.kinds[id(call.node)] = callee  # `_prepare_output(out)`: set-up for a later change
             prepared = True
+        elif handed_args:
+            steps.kinds[id(call.node)] = callee  # another module's helper handed state (`put(NOTES, k, v)`)
+            steps.handed_only.add(id(call.node))
+            any_mutation = True
         elif callee in ctx.model.functions:
             maybe.append((id(call.node), callee))
     if prepared:
@@ -994,11 +1016,32 @@ def _state_handed(steps: _Steps, call: cst.Call, callee: str, locals_: frozenset
         name = chain(argument) if argument is not None else None
         if not name:
             continue
-        root = name.split(".")[0]
-        module_state = root in steps.module_names and root not in locals_ and root not in steps.fn.params and not _BOOKKEEPING.search(root)
-        if module_state or root in steps.local.state_aliases:
+        if _is_state(steps, name, locals_):
             return MutationKind(f"changes module-level state ({name}, in {last_name(callee)})", (name,), effect=Effect.MODULE_STATE)
     return None
+
+
+def _is_state(steps: _Steps, name: str, locals_: frozenset[str]) -> bool:
+    """Is the chain module state (or an item of it, or a local alias of one)?"""
+    root = name.split(".")[0]
+    module_state = root in steps.module_names and root not in locals_ and root not in steps.fn.params and not _BOOKKEEPING.search(root)
+    return module_state or root in steps.local.state_aliases
+
+
+def _state_arguments(steps: _Steps, call: cst.Call, locals_: frozenset[str]) -> tuple[tuple[int, str, str], ...]:
+    """The arguments of a call that are state (`put(NOTES, k, v)`, `put(store=NOTES)`): (position
+    or -1, keyword, name), for the linker to match with the helper's changed parameters."""
+    out: list[tuple[int, str, str]] = []
+    position = 0
+    for arg in call.args:
+        if arg.star:
+            break
+        name = chain(arg.value) if isinstance(arg.value, (cst.Name, cst.Attribute)) else None
+        if name and _is_state(steps, name, locals_):
+            out.append((-1 if arg.keyword is not None else position, arg.keyword.value if arg.keyword is not None else "", name))
+        if arg.keyword is None:
+            position += 1
+    return tuple(out)
 
 
 def _guarded_directories(fn: FunctionFacts) -> frozenset[int]:
@@ -1734,6 +1777,11 @@ class MutationFirst(Payload):
     # The parameter the mutation's branch depends on (mutation_guard): reported only where some
     # caller passes what runs it.
     when: ParamGuard | None = None
+    # For a call of another module's helper: the arguments that are module state, (position or
+    # -1, keyword, name); a change there if the helper changes that parameter in place.
+    handed: tuple[tuple[int, str, str], ...] = ()
+    # The call is a candidate only because of what it is handed: judged by that alone.
+    handed_only: bool = False
 
 
 class MutationBeforeValidation(Rule):
@@ -1798,6 +1846,8 @@ def set_stock(sku: str, quantity: int) -> str:
         """What a helper mutates, for its callers (a tool that calls it before its own check:
         mcp004_helper_effects)."""
         summary.mutates, summary.mutates_when, summary.mutation_site, summary.prepares = function_effects(fn, ctx)
+        changed = params_changed(fn, ctx)
+        summary.changes_params = tuple(i for i, p in enumerate(fn.params) if p in changed)
 
     def check(self, fn: FunctionFacts, ctx: FileContext) -> Iterable[Latent]:
         body = fn.node.body
@@ -1883,8 +1933,11 @@ def set_stock(sku: str, quantity: int) -> str:
                     continue
                 if len(candidates) >= _MAX_CANDIDATES:
                     return
-                if index >= last_check:
-                    candidates.append((callee, sys.maxsize))
+                # After the last check nothing can reject the call, unless a loop around both
+                # runs that check again for the next item (`for item in items: check; save(item)`).
+                if index >= last_check and (last_check < 0 or not steps.order().loops_back(step, steps.steps[last_check])):
+                    if id(call) not in steps.handed_only:
+                        candidates.append((callee, sys.maxsize))
                     continue
                 found = self._first_check(steps, index, callee)
                 # A helper that may mutate, then a helper that may validate: too much guessing
@@ -1900,8 +1953,9 @@ def set_stock(sku: str, quantity: int) -> str:
                         if not then[0] and not then[1]:
                             then = _changes_none_succeeded(steps, index, found[-1][0])
                     yield self._latent(ctx, steps, index, (callee, call), earlier(index), found, then=then)
-                    candidates.append((callee, found[-1][0]))
-                else:
+                    if id(call) not in steps.handed_only:
+                        candidates.append((callee, found[-1][0]))
+                elif id(call) not in steps.handed_only:
                     candidates.append((callee, sys.maxsize))
 
     @staticmethod
@@ -1920,7 +1974,7 @@ def set_stock(sku: str, quantity: int) -> str:
             if order.node(other) not in after:
                 continue
             own = own or (other.mutation is not None and other.mutation.effect is not Effect.PREPARATION)
-            helpers.update(callee for callee, _ in other.helper_calls)
+            helpers.update(callee for callee, call in other.helper_calls if id(call) not in steps.handed_only)
         return own, tuple(sorted(helpers))
 
     def _prepared_by_helpers(self, steps: _Steps, index: int, found: list[tuple[int, str]]) -> Iterator[tuple[int, str, cst.Call, list[tuple[int, str]]]]:
@@ -1935,7 +1989,7 @@ def set_stock(sku: str, quantity: int) -> str:
             other = steps.steps[later]
             if not other.helper_calls or not order.reaches(step, other, steps):
                 continue
-            for callee, call in [c for c in other.helper_calls if id(c[1]) not in steps.after_only][:1]:
+            for callee, call in [c for c in other.helper_calls if id(c[1]) not in steps.after_only and id(c[1]) not in steps.handed_only][:1]:
                 again = self._first_check(steps, later, callee)
                 if again is not None and again[-1][0] == found[-1][0] and not again[-1][1]:
                     yield later, callee, call, again
@@ -2154,6 +2208,8 @@ def set_stock(sku: str, quantity: int) -> str:
             absorbable=raised,  # a caller catching it per item goes on: no rejection
             # Reported only where a caller passes what runs the branch the mutation is in.
             when=mutation_guard(steps.fn, [step.statement]) if helper is None else None,
+            handed=steps.handed.get(id(helper[1]), ()) if helper is not None else (),
+            handed_only=helper is not None and id(helper[1]) in steps.handed_only,
         )
         statement = step.statement if isinstance(step.statement, (cst.SimpleStatementLine, cst.BaseSmallStatement)) else node
         applicability, edits = self._fix(ctx, steps, index, checks[0][0]) if not checks[0][1] else (None, ())
@@ -2266,6 +2322,18 @@ def set_stock(sku: str, quantity: int) -> str:
             advice = "Move the check above the preparation"
         if not helper:
             return Rendered(f"{context.subject} {payload.mutation}, then rejects the call at line {row}", fix, help=advice, notes=(tail,), related=(check_at,))
+        handed = effect.changes_handed(helper, payload.handed, payload.via_attribute) if effect is not None and payload.handed else ""
+        if payload.handed_only or (handed and not (effect is not None and effect.mutates(helper))):
+            if not handed:
+                return None  # a candidate only for what it is handed, which the helper leaves alone
+            # State handed to a helper that changes it in place: the change is at the call.
+            return Rendered(
+                f"{context.subject} calls {payload.helper_name}(), then rejects the call at line {row}",
+                fix,
+                help=advice,
+                notes=(f"{payload.helper_name}() {handed}", tail),
+                related=(check_at,),
+            )
         inner = effect.mutates(helper) if effect is not None else ""
         subject = context.subject[0].lower() + context.subject[1:]
         if not inner and effect is not None:
