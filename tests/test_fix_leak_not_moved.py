@@ -54,7 +54,7 @@ def test_a_dumped_failure_record_stays_out_of_the_raised_message(tmp_path: Path,
     (tmp_path / "pyproject.toml").write_text('[project]\nname = "courses"\ndependencies = ["mcp>=1.20,<2"]\n')
     (tmp_path / "server.py").write_text(_COURSES)
     listed = CliRunner().invoke(cli, ["check", ".", "--no-cache", "--unsafe-fixes", "--output-format", "concise"])
-    assert "server.py:19:20: MCP002 Helper 'fetch_courses' returns the text of a caught httpx.HTTPStatusError" in listed.output
+    assert "server.py:20:50: MCP002 Helper 'fetch_courses' returns the text of a caught httpx.HTTPStatusError" in listed.output
     fixed = CliRunner().invoke(cli, ["check", ".", "--no-cache", "--fix", "--unsafe-fixes", "--output-format", "concise"])
     assert "Found 3 errors (3 fixed, 0 remaining)." in fixed.output, fixed.output
     expected = (

@@ -23,6 +23,7 @@ from mcp_lint.model import table_rows
 from mcp_lint.model.elements import ELEMENT
 from mcp_lint.model.facts import LIFESPAN
 from mcp_lint.model.frameworks import Family
+from mcp_lint.model.frameworks import server_family as framework_server_family
 from mcp_lint.model.names import last_name
 from mcp_lint.model.summary import CallEdge, FunctionSummary, ModuleSummary, receiver_shift
 
@@ -454,11 +455,13 @@ class ProjectNames:
         """The family of a server variable, also when it was made by a project subclass or
         factory in another module (`mcp = MyServer()` there, `from .server import mcp` here)."""
         resolved = self.resolve(key, lookup=Lookup.REGISTRATION)
-        family = self.servers.get(resolved)
+        # A framework's class re-exported by a module of the project (`from ._compat import
+        # FastMCP`, a shim over the 1.x/2.x rename) builds that framework's server.
+        family = self.servers.get(resolved) or framework_server_family(resolved)
         if family is None:
             made_by = self.made_by(resolved)
             if made_by:
-                family = self.servers.get(made_by)
+                family = self.servers.get(made_by) or framework_server_family(made_by)
         return family
 
     def made_by(self, resolved: str) -> str:

@@ -164,6 +164,15 @@ class _ForeignCallFinder(FindingVisitor):
         self.runs_other_code = False
         self.parsed_parameter = False  # an ARGUMENT_PARSERS call on a parameter was seen
         self.in_raise = 0
+        # Locals holding the author's argument model just validated (`fields = Args(**params)`).
+        self.validated: set[str] = set()
+
+    def visit_Assign(self, node: cst.Assign) -> None:
+        value = node.value
+        if isinstance(value, cst.Call) and len(node.targets) == 1 and isinstance(node.targets[0].target, cst.Name):
+            name = dotted(value.func)
+            if name is not None and self._validates_arguments(value, name):
+                self.validated.add(node.targets[0].target.value)
 
     def visit_Raise(self, node: cst.Raise) -> None:
         self.in_raise += 1
@@ -225,6 +234,8 @@ class _ForeignCallFinder(FindingVisitor):
         if self._validates_arguments(node, name):
             self.parsed_parameter = True
             return
+        if _serializes(name, self.validated):
+            return  # `fields.model_dump()` of the argument model validated above: it raises nothing
         if isinstance(node.func, cst.Attribute) and node.func.attr.value == "decode" and not self._from_parameters(node.func.value):
             # `raw.decode("utf-8")` of bytes the tool fetched: the codec's text is about data the
             # model never saw (of a parameter, it is about what the model sent).
@@ -255,6 +266,17 @@ class _ForeignCallFinder(FindingVisitor):
             return len(parts) == 1 and parts[0] not in _BUILTIN_NAMES
         own_top = self.aliases.module.split(".")[0]
         return parts[0] in self.aliases.relative_names or bool(own_top) and resolved.split(".")[0] == own_top
+
+
+# What a validated pydantic model is turned into for sending (v2 and v1 names): its values are
+# already checked, so these raise nothing of their own.
+_MODEL_SERIALIZERS = frozenset({"model_dump", "model_dump_json", "dict", "json"})
+
+
+def _serializes(name: str, validated: set[str]) -> bool:
+    """`name` is a serializer of a local holding a validated argument model."""
+    local, _, method = name.partition(".")
+    return local in validated and method in _MODEL_SERIALIZERS
 
 
 class _ModuleCallFinder(FindingVisitor):

@@ -25,7 +25,9 @@ from mcp_lint.rules.base import FileContext, LinkedProject
 from mcp_lint.rules.http_status import caught_status
 
 _STATUS_ATTRS = frozenset({"status_code", "ok", "is_success", "is_error", "status", "is_client_error", "is_server_error"})
-_BODY_ATTRS = frozenset({"text", "content", "json", "body", "reason_phrase"})
+# Not `reason_phrase`: the status line's reason is the fixed name of the status code ("Not
+# Found"), no text the upstream wrote about this failure.
+_BODY_ATTRS = frozenset({"text", "content", "json", "body"})
 
 
 def is_tool_error_raise(exc: cst.BaseExpression | None, ctx: FileContext) -> bool:

@@ -708,7 +708,7 @@ async def get_forecast(city: str) -> str:
                     # with the text, where a caller hands it a caught exception (as a factory's
                     # value a caller raises: the linker drops it where callers catch the class).
                     cls = last_name(raised_class(value, ctx) or "")
-                    yield self.latent(
+                    latent = self.latent(
                         ctx,
                         value,
                         variant="raise-other-param",
@@ -719,8 +719,10 @@ async def get_forecast(city: str) -> str:
                         raises=last_name(dotted(value.func) or ""),
                         raises_qual=project_class(value.func, ctx) or "",
                     )
+                    yield _at_taken_text(latent, found, ctx)
                     continue
-                yield self.latent(ctx, value, variant=f"{variant}-param", route=route, statement=node, payload=payload, param=index)
+                latent = self.latent(ctx, value, variant=f"{variant}-param", route=route, statement=node, payload=payload, param=index)
+                yield _at_taken_text(latent, found, ctx)
 
     def _handed_to_helpers(self, fn: FunctionFacts, handler: Handler, ctx: FileContext, caught: tuple[str, ...]) -> Iterator[Latent]:
         """`except NotesError as e: return error_result(e)`: markers, never reported themselves,
@@ -823,7 +825,7 @@ async def get_forecast(city: str) -> str:
             payload = _with_try_context(payload, handler, fn, ctx)
         if variant.startswith("raise") and isinstance(sent_call, cst.Call):
             payload = replace(payload, raised=last_name(raised_class(sent_call, ctx) or ""))
-        return self.latent(
+        return _at_taken_text(self.latent(
             ctx,
             value,
             variant=variant,
@@ -837,7 +839,7 @@ async def get_forecast(city: str) -> str:
             fix_edits=fix.edits if fix else (),
             fix_needs=(needs + (("logger",) if fix.logs else ())) if fix else (),
             fix_opens=fix.opens if fix else (),
-        )
+        ), found, ctx)
 
     def _sinks(
         self, fn: FunctionFacts, handler: Handler, ctx: FileContext
@@ -1006,7 +1008,7 @@ async def get_forecast(city: str) -> str:
             reason = _build_fix(ctx, fn, node, value, handler, variant, found, reason_only=True)
             if reason is not None:
                 payload = replace(payload, reason_fix=(reason.description, reason.edits, reason.logs), fix_words=fix.words)
-        return self.latent(
+        return _at_taken_text(self.latent(
             ctx,
             built if built is not None else value,
             variant=variant,
@@ -1022,7 +1024,7 @@ async def get_forecast(city: str) -> str:
             fix_edits=fix.edits if fix else (),
             fix_needs=(needs + (("logger",) if fix.logs else ())) if fix else (),
             fix_opens=fix.opens if fix else (),
-        )
+        ), (find_exception_text(built, handler, through_locals=False) or found) if built is not None else found, ctx)
 
     def summarize(self, fn: FunctionFacts, ctx: FileContext, summary: FunctionSummary) -> None:
         """The words each `except` clause writes before its caught exception's text, for the
@@ -1135,6 +1137,16 @@ async def get_forecast(city: str) -> str:
 # Why a finding has no fix when the clause's text carries the project's own advice and the clause
 # rolls back or retries (the pass-through keeping the advice would skip that).
 CLEANUP_HELP = "Keep the clause: letting the project's errors through first would skip its cleanup (no fix)"
+
+
+def _at_taken_text(latent: Latent, found: cst.CSTNode, ctx: FileContext) -> Latent:
+    """A value spread over several lines is reported at the line where the exception's text
+    enters it (`return [Content(` ... `text=f"Failed: {e}")]`: the f-string's line), the line a
+    reader looks for and the fix rewrites; a one-line value keeps its start."""
+    start = ctx.range(found).start
+    if not latent.location.row < start.line <= latent.end_location.row:
+        return latent
+    return replace(latent, location=Location(start.line, start.column + 1))
 
 
 def _positional(call: cst.Call) -> list[cst.Arg]:
