@@ -229,3 +229,72 @@ def test_a_caller_letting_the_exception_escape_keeps_todays_message(tmp_path: Pa
     run("--fix", "--unsafe-fixes", "--output-format", "concise")
     after = (tmp_path / "pkg/clients/records.py").read_text()
     assert TODAYS in after, after
+
+
+
+TOOL_MODULE = """\
+from __future__ import annotations
+
+import httpx
+from fastmcp import FastMCP
+
+mcp = FastMCP("records")
+
+
+class RecordsError(Exception):
+    \"\"\"Raised when the records service cannot answer.\"\"\"
+
+
+@mcp.tool()
+async def get_record(record_id: str) -> dict:
+    async with httpx.AsyncClient() as client:
+        try:
+            response = await client.get(f"https://records.invalid/items/{record_id}")
+            response.raise_for_status()
+        except httpx.HTTPError as exc:
+            raise RecordsError(f"Records request failed: {exc}") from exc
+    return response.json()
+"""
+
+SMOKE_SCRIPT = """\
+from __future__ import annotations
+
+import asyncio
+
+from pkg.server import RecordsError, get_record
+
+
+async def main() -> None:
+    try:
+        await get_record("1")
+    except RecordsError as exc:
+        print(f"Records request failed while testing: {exc}")
+
+
+if __name__ == "__main__":
+    asyncio.run(main())
+"""
+
+
+def test_a_wrapping_caller_no_tool_reaches_does_not_choose_the_reason_only(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # The tool raises itself (the framework sends its text alone); only a smoke script puts the
+    # text after the operation's words, and the model never reads the script's sentence: the
+    # tool's message must still say which operation failed.
+    (tmp_path / "pkg").mkdir()
+    (tmp_path / "pkg/__init__.py").write_text("")
+    (tmp_path / "pkg/server.py").write_text(TOOL_MODULE)
+    (tmp_path / "pkg/smoke.py").write_text(SMOKE_SCRIPT)
+    monkeypatch.chdir(tmp_path)
+    shown = run("--unsafe-fixes", "--output-format", "concise")
+    assert "pkg/server.py:" in shown.output and "MCP002" in shown.output, shown.output
+    run("--fix", "--unsafe-fixes", "--output-format", "concise")
+    after = (tmp_path / "pkg/server.py").read_text()
+    assert 'raise RecordsError("Records request failed") from exc' in after or "Records request failed (HTTP" in after, after
+    assert "type(exc).__name__" not in after, after
+def test_a_wrapping_caller_on_a_tool_path_still_chooses_the_reason_only(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # A script beside the export tool's wrapping caller changes nothing: the tool's caller decides.
+    _project(tmp_path)
+    (tmp_path / "pkg/smoke.py").write_text(SMOKE_SCRIPT.replace("from pkg.server import RecordsError, get_record", "from pkg.clients.records import RecordsError, fetch_record as get_record"))
+    monkeypatch.chdir(tmp_path)
+    run("--fix", "--unsafe-fixes", "--output-format", "concise")
+    assert (tmp_path / "pkg/clients/records.py").read_text() == REASON_ONLY

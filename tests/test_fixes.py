@@ -1225,6 +1225,21 @@ def test_mcp002_turns_a_loguru_error_call_into_exception() -> None:
     assert _handler(fixed(before)) == ['logger.exception(f"lookup failed: {e}")', 'raise ToolError(f"Failed to look up {item_id}") from e']
 
 
+def test_mcp002_turns_an_error_call_on_a_logger_imported_from_the_project_into_exception() -> None:
+    # `from .log import logger` may be loguru's (exc_info=True would be a format keyword there,
+    # and an error text holding braces makes the call raise) or the standard library's:
+    # `exception` means the same to both.
+    header = "from fastmcp import FastMCP\nfrom notes_app.log import logger\n\n"
+    before = _tool('try:\n    return STORE.fetch(item_id)\nexcept Exception as e:\n    logger.error(f"lookup failed: {e}")\n    return f"Failed to look up {item_id}: {e}"\n', header)
+    assert _handler(fixed(before)) == ['logger.exception(f"lookup failed: {e}")', 'raise ToolError(f"Failed to look up {item_id}") from e']
+    # A warning on it gets no keyword either: its library is not known here.
+    warned = before.replace("logger.error(", "logger.warning(")
+    assert _handler(fixed(warned))[0] == 'logger.warning(f"lookup failed: {e}")'
+    # The module's own standard-library logger keeps today's `exc_info=True`.
+    stdlib = _tool('try:\n    return STORE.fetch(item_id)\nexcept Exception as e:\n    logger.error(f"lookup failed: {e}")\n    return f"Failed to look up {item_id}: {e}"\n', "import logging\n\nfrom fastmcp import FastMCP\n\nlogger = logging.getLogger(__name__)\n")
+    assert _handler(fixed(stdlib))[0] == 'logger.error(f"lookup failed: {e}", exc_info=True)'
+
+
 def test_mcp002_logs_with_percent_arguments_where_no_log_call_exists() -> None:
     before = _tool('try:\n    return STORE.fetch(item_id)\nexcept Exception as e:\n    return f"Lookup of {item_id!r} at 100% load failed: {e}"\n')
     assert _handler(fixed(before)) == [

@@ -17,7 +17,7 @@ through the project's call graph (`LinkedProject.callers_of`).
 
 from __future__ import annotations
 
-from typing import Iterator
+from typing import Container, Iterator
 
 import libcst as cst
 
@@ -140,11 +140,15 @@ def _content_words(text: str) -> set[str]:
     return {w.lower() for w in _WORD.findall(text)} - _NO_OPERATION
 
 
-def callers_say_the_operation(project: LinkedProject, function: str, raised: str, raised_qual: str, words: str) -> bool:
+def callers_say_the_operation(
+    project: LinkedProject, function: str, raised: str, raised_qual: str, words: str, on_tool_paths: Container[str]
+) -> bool:
     """Does every call of `function` sit in a `try` whose clause catching `raised` either leaves
     its text alone or puts it after words naming the operation the helper's `words` name (one
-    content word in common), with at least one doing so? A caller letting it escape, or reading
-    its text alone, keeps the helper's whole sentence."""
+    content word in common), with at least one caller on a tool's path doing so? A caller letting
+    it escape, or reading its text alone, keeps the helper's whole sentence; so does a helper whose
+    only wrapping callers are a script's or a test's (`print(f"Error testing lookup: {e}")`): the
+    model reads the text only where a tool hands it on."""
     callers = project.callers_of(function)
     if not callers or not raised:
         return False
@@ -165,5 +169,5 @@ def callers_say_the_operation(project: LinkedProject, function: str, raised: str
             said = read[site]
             if not said or not all(_content_words(phrase) & own for phrase in said.split(" | ")):
                 return False
-            wrapping = True
+            wrapping = wrapping or caller in on_tool_paths
     return wrapping

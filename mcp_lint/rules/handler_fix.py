@@ -64,8 +64,11 @@ def log_plan(handler: Handler, sink: cst.CSTNode, ctx: FileContext) -> LogPlan:
     call = calls[-1]
     if is_project_log_call(call):
         return LogPlan(add_call=False)  # its signature is the project's: nothing to add to it
-    if _is_loguru(call, ctx):
-        # loguru takes no exc_info; its `exception` is `error` with the traceback.
+    if _is_loguru(call, ctx) or _imported_from_the_project(call, ctx):
+        # loguru takes no exc_info (it would format the message with it as a keyword, and an
+        # error text holding braces then raises); its `exception` is `error` with the traceback.
+        # A logger imported from a module of the project may be loguru's or the standard
+        # library's: `exception` means the same to both, `exc_info=True` only to the latter.
         func = call.func
         if isinstance(func, cst.Attribute) and func.attr.value == "error":
             where = ctx.range(func.attr)
@@ -251,6 +254,16 @@ def _logs_key_values(module: cst.Module, logger: str) -> bool:
                 if any(a.keyword is not None and a.keyword.value not in _LOGGING_KEYWORDS for a in node.args):
                     return True
     return False
+
+
+def _imported_from_the_project(call: cst.Call, ctx: FileContext) -> bool:
+    """`logger.error(...)` on a logger imported from a module of the project (`from .log import
+    logger`): which library made it is decided in that module, not seen here."""
+    func = call.func
+    if not isinstance(func, cst.Attribute) or not isinstance(func.value, cst.Name):
+        return False
+    imported = ctx.model.aliases.aliases.get(func.value.value)
+    return imported is not None and imported.split(".")[0] not in {"logging", "structlog", "loguru"}
 
 
 def _is_loguru(call: cst.Call, ctx: FileContext) -> bool:

@@ -166,7 +166,7 @@ class CarriedText:
             latent = replace(latent, payload=replace(raw_text(latent), rewraps=inner))
         if latent.route == "raise" and function not in project.guarding_wrappers and self._swallowed(latent, reach):
             return None
-        return _reason_only_where_callers_say_the_operation(latent, function, project)
+        return _reason_only_where_callers_say_the_operation(latent, function, project, self.reached)
 
     def _passed_by_callers(self, function: str, positions: Callable[[CallEdge], tuple[int, ...]]) -> set[int]:
         """The parameter positions of `function` (`self` counted) at which some caller's call, as
@@ -446,12 +446,12 @@ def _gives_no_text_back(handed: HandedOn, callee: FunctionSummary) -> bool:
     return all(i + shift not in callee.returned_params for i in handed.positions)
 
 
-def _reason_only_where_callers_say_the_operation(latent: Latent, function: str, project: LinkedProject) -> Latent:
+def _reason_only_where_callers_say_the_operation(latent: Latent, function: str, project: LinkedProject, reached: Mapping[str, Reach]) -> Latent:
     """The latent with the fix whose message says only why, where every caller of the helper
     puts its text after words of its own naming the operation (callers_words.py): the whole
     sentence would read twice there ("Export request failed: Export request failed")."""
     payload = raw_text(latent)
-    if payload.reason_fix is None or not callers_say_the_operation(project, function, payload.raised, latent.raises_qual, payload.fix_words):
+    if payload.reason_fix is None or not callers_say_the_operation(project, function, payload.raised, latent.raises_qual, payload.fix_words, reached):
         return latent
     message, edits, logs = payload.reason_fix
     return replace(latent, fix_message=message, fix_edits=edits, fix_needs=("logger",) if logs else ())
