@@ -2,15 +2,14 @@
 """compare3.py VERDICTS_TSV FIXED1 FIXED2 [SAMPLE2_JSON]: for EVERY sampled row of review 12, the hunk
 of its file around the sampled line in the first fixed copy (c08b812) and in the second (FREEZE3),
 SAME or CHANGED (to re-judge by hand); then, per sampled file, whether the two fixed copies differ
-anywhere else (new hunks in the sampled files). With the second run's sample.json, also whether the
-statement is still offered a fix."""
+anywhere else (new hunks in the sampled files). With offers.py's JSON of the second run, also whether
+the statement is still offered a fix."""
 import csv, difflib, json, pathlib, sys
 ORIG = pathlib.Path('/work/labeling/review12/src')
 V, F1, F2 = sys.argv[1], pathlib.Path(sys.argv[2]), pathlib.Path(sys.argv[3])
 offered2 = None
 if len(sys.argv) > 4:
-    import subprocess  # noqa: F401  (kept simple: the second run's per-package statements are in sample.json only for picked rows)
-    offered2 = {(r['package'], f"{r['file']}:{r['line']}") for r in json.load(open(sys.argv[4]))['sample']}
+    offered2 = {(o['package'], o['at']) for o in json.load(open(sys.argv[4]))}
 
 
 def hunks(fixed, pkg, rel, line, ctx=12):
@@ -29,7 +28,7 @@ for row in csv.DictReader(open(V), delimiter='\t'):
     rel, line = row['file:line'].rsplit(':', 1)
     files.add((row['package'], rel))
     h1, h2 = hunks(F1, row['package'], rel, int(line)), hunks(F2, row['package'], rel, int(line))
-    picked = '' if offered2 is None else (' picked-again' if (row['package'], row['file:line']) in offered2 else ' not-picked-again')
+    picked = '' if offered2 is None else (' still offered' if (row['package'], row['file:line']) in offered2 else ' NOT offered')
     print(f"#### #{row['#']} {row['package']} {row['file:line']} {row['verdict']}: {'SAME' if h1 == h2 else 'CHANGED'}{picked}")
     if h1 != h2:
         print("  c08b812:"); print("\n".join("    " + x for x in h1) or "    (no change)")
