@@ -298,3 +298,30 @@ def test_a_wrapping_caller_on_a_tool_path_still_chooses_the_reason_only(tmp_path
     monkeypatch.chdir(tmp_path)
     run("--fix", "--unsafe-fixes", "--output-format", "concise")
     assert (tmp_path / "pkg/clients/records.py").read_text() == REASON_ONLY
+
+
+def test_a_helper_that_is_itself_a_tool_keeps_its_sentence(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # The tool get_record raises itself and another tool wraps its text: a model calling
+    # get_record directly reads its message alone, so it keeps the operation's words.
+    (tmp_path / "pkg").mkdir()
+    (tmp_path / "pkg/__init__.py").write_text("")
+    (tmp_path / "pkg/server.py").write_text(
+        TOOL_MODULE
+        + textwrap.dedent(
+            """\
+
+
+            @mcp.tool()
+            async def export(record_id: str) -> str:
+                try:
+                    await get_record(record_id)
+                except RecordsError as exc:
+                    return f"Records request failed: {exc}. File left unchanged."
+                return "exported"
+            """
+        )
+    )
+    monkeypatch.chdir(tmp_path)
+    run("--fix", "--unsafe-fixes", "--output-format", "concise")
+    after = (tmp_path / "pkg/server.py").read_text()
+    assert "type(exc).__name__" not in after, after

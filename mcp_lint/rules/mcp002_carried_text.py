@@ -451,6 +451,9 @@ def _reason_only_where_callers_say_the_operation(latent: Latent, function: str, 
     puts its text after words of its own naming the operation (callers_words.py): the whole
     sentence would read twice there ("Export request failed: Export request failed")."""
     payload = raw_text(latent)
+    entry = reached.get(function)
+    if entry is not None and entry.is_tool:
+        return latent  # a tool's own text goes to the model alone: it must say which operation failed
     if payload.reason_fix is None or not callers_say_the_operation(project, function, payload.raised, latent.raises_qual, payload.fix_words, reached):
         return latent
     message, edits, logs = payload.reason_fix
