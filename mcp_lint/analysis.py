@@ -48,7 +48,7 @@ from mcp_lint.rules.common import protocol_error_built_by
 from mcp_lint.rules.results import builds_error_results, builds_failures, is_error_builder_name, status_flags
 from mcp_lint.fixing.comments import inner_comments
 from mcp_lint.rules.exception_text import author_raises, decoded_reply_args, exception_raises, failed_response_args, is_validator, project_call
-from mcp_lint.vocabulary import ERROR_KEYS, HINT_KEYS
+from mcp_lint.vocabulary import ERROR_KEYS, hint_keys_in
 
 
 
@@ -488,7 +488,7 @@ def _advice_calls(facts: FunctionFacts) -> frozenset[int]:
         items = {key: element.value for element in node.elements if isinstance(element, cst.DictElement) and (key := string_value(element.key))}
         if not items.keys() & set(ERROR_KEYS):
             continue
-        for key in items.keys() & set(HINT_KEYS):
+        for key in hint_keys_in(items):
             value = unwrap_await(items[key])
             if type(value) is cst.Call:
                 found.add(id(value))

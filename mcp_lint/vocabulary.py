@@ -14,6 +14,7 @@ sets hold lower-case words of identifiers (`get_note` -> "get", "note").
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 
 from mcp_lint.lazy_re import lazy_compile
 
@@ -292,6 +293,30 @@ next), in the order one is taken: a fix keeps it as the sentence after the messa
 place (it does not say what failed). A list of literals (`next_actions=["Run check_health()"]`)
 is advice one sentence an element. `context` comes last: beside `error` it is the author's
 pointer for the next call ("Provide the date in ISO format"); only literal text is ever kept."""
+
+_HINT_KEY_STEMS = ("suggest", "troubleshoot", "recommend")
+"""Word stems that make any key of an error dict a hint key beside HINT_KEYS' exact names:
+`suggested_action`, `troubleshooting`, `recommendations`, `troubleshootingSteps` are advice for
+the next call as `hint` is; a closed list of exact keys loses them."""
+
+_KEY_WORD = lazy_compile(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])")
+"""The words of a key written in snake_case or camelCase (`troubleshootingSteps`: troubleshooting, Steps)."""
+
+
+def is_hint_key(key: str) -> bool:
+    """Does this error-dict key hold the author's advice (HINT_KEYS, or a word of the key starts
+    with a stem of advice: `suggested_action`, `troubleshooting`)?"""
+    if key.lower() in HINT_KEYS:
+        return True
+    return any(word.lower().startswith(_HINT_KEY_STEMS) for word in _KEY_WORD.findall(key))
+
+
+def hint_keys_in(keys: Iterable[str]) -> list[str]:
+    """The hint keys among `keys`: HINT_KEYS' in their order of taking, then the others in the
+    order written."""
+    written = list(keys)
+    return [key for key in HINT_KEYS if key in written] + [key for key in written if key not in HINT_KEYS and is_hint_key(key)]
+
 
 LISTING_KEYS = ("examples", "example", "valid_values", "allowed_values", "valid_options", "options", "choices", "available")
 """Keys of an error dict listing what the next call may use (examples of a valid argument, the

@@ -2560,3 +2560,37 @@ def test_mcp002_leaves_no_stray_separator_where_the_exception_text_was() -> None
     # A full stop after text that does not end a sentence is the author's and stays.
     after_words = _tool('try:\n    return STORE.fetch(item_id)\nexcept Exception as e:\n    return f"Lookup failed: {e}. Run the login tool first."\n')
     assert _handler(fixed(after_words))[-1] == 'raise ToolError(f"Lookup failed (item_id: {item_id}). Run the login tool first.") from e'
+
+
+def test_mcp002_keeps_advice_under_any_key_that_says_it_is_advice() -> None:
+    # `troubleshooting` and `suggested_action` are no exact hint key, but their words say what
+    # they hold: the next calls to make go into the raised message, after it, as `hint` does.
+    before = _tool(
+        """\
+try:
+    return STORE.fetch(item_id)
+except ConnectionError as e:
+    return {
+        "error": "Store connection failed",
+        "details": str(e),
+        "troubleshooting": ["The store may be offline", "The firewall may block port 5432"],
+        "suggested_action": f"Check the store with ping_store() before looking up {item_id} again",
+    }
+""",
+    )
+    raised = " ".join(_handler(fixed(before))[1:])
+    assert raised.startswith('raise ToolError( f"Store connection failed'), raised
+    for advice in ("The store may be offline.", "The firewall may block port 5432.", "Check the store with ping_store() before looking up {item_id} again"):
+        assert advice in raised, raised
+    # A key naming an action or a status is no advice: it does not travel into the message.
+    plain = before.replace('"troubleshooting"', '"action"').replace('"suggested_action"', '"status"')
+    assert "ping_store" not in " ".join(_handler(fixed(plain))[1:])
+
+
+def test_mcp002_help_quotes_the_advice_the_raise_carries() -> None:
+    # The help is the edit applied: the advice after the message is in it (clipped like the rest).
+    before = _tool('try:\n    return STORE.fetch_all()\nexcept ConnectionError as e:\n    return {"error": "Store connection failed", "details": str(e), "suggested_action": "Call ping_store()"}\n')
+    [finding] = findings_of(before, "MCP002")
+    assert finding.fix is not None
+    assert finding.fix.message == 'Log the exception and raise ToolError(f"Store connection failed ({type(e).__name__}). Call…) from e'
+    assert 'f"Store connection failed ({type(e).__name__}). Call ping_store()"' in fixed(before)

@@ -518,6 +518,8 @@ def test_every_class_is_tested() -> None:
         "STATUS_PHRASES",
         "SERVICE_ROLE_SUFFIX",
         "PROBE_WORDS",
+        "_HINT_KEY_STEMS",  # test_is_hint_key
+        "_KEY_WORD",  # test_is_hint_key
     }
     classes = {n for n in vars(v) if n.isupper()}
     assert classes - tested == set()
@@ -537,3 +539,30 @@ def test_every_class_says_what_it_decides() -> None:
             if not (isinstance(after, ast.Expr) and isinstance(after.value, ast.Constant) and isinstance(after.value.value, str)):
                 undocumented.append(node.targets[0].id)
     assert undocumented == []
+
+
+@pytest.mark.parametrize(
+    ("key", "holds_advice"),
+    [
+        ("hint", True),
+        ("suggestion", True),
+        ("suggested_action", True),
+        ("troubleshooting", True),
+        ("troubleshootingSteps", True),
+        ("recommendations", True),
+        ("action", False),
+        ("status", False),
+        ("details", False),
+        ("error", False),
+    ],
+)
+def test_is_hint_key(key: str, holds_advice: bool) -> None:
+    from mcp_lint.vocabulary import is_hint_key
+
+    assert is_hint_key(key) is holds_advice
+
+
+def test_hint_keys_in_takes_the_named_keys_first_then_the_rest_as_written() -> None:
+    from mcp_lint.vocabulary import hint_keys_in
+
+    assert hint_keys_in(["error", "troubleshooting", "suggested_action", "hint"]) == ["hint", "troubleshooting", "suggested_action"]

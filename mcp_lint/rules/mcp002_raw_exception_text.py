@@ -118,9 +118,10 @@ from mcp_lint.rules.messages import Message, Part, Placeholder, Text
 from mcp_lint.rules.text import clip, vague_reason
 from mcp_lint.vocabulary import (
     FLAG_KEYS,
-    HINT_KEYS,
     MESSAGE_KEYS,
     MESSAGE_KEYWORDS,
+    hint_keys_in,
+    is_hint_key,
 )
 
 
@@ -1587,8 +1588,8 @@ class _FixText:
         if not keywords:
             return
         self.hint_left_behind = self.hint_left_behind or hint_left_behind(keywords, lambda item: find_exception_text(item, self.handler) is not None)
-        for key in HINT_KEYS:
-            if key in keywords and hint_is_text(keywords[key]):
+        for key in hint_keys_in(keywords):
+            if hint_is_text(keywords[key]):
                 self._add_hint(keywords[key])
 
     def _add_hint(self, value: cst.BaseExpression) -> None:
@@ -1752,15 +1753,15 @@ class _FixText:
                 entry = (key, self.ctx.code(element.value))
                 if entry not in self.context and find_exception_text(element.value, self.handler) is None:
                     self.context.append(entry)
-            elif key.lower() in HINT_KEYS and hint_is_text(element.value):
+            elif is_hint_key(key) and hint_is_text(element.value):
                 aside.append(element.value)
         # The author's advice under a hint key (what to check, what to call next) goes into the
         # message, after it: never in its place (it does not say what failed).
         for value in aside:
-            if isinstance(value, (cst.List, cst.Tuple)):
-                self._add_hint(value)
+            if isinstance(value, (cst.List, cst.Tuple)) or self.hint is not None:
+                self._add_hint(value)  # a second piece of advice is one more sentence, never dropped
             else:
-                self.hint = self.hint or self._from(value, depth + 1)
+                self.hint = self._from(value, depth + 1)
         return chosen
 
 
@@ -1967,6 +1968,7 @@ def _build_fix(
     if message is None or text.hint_left_behind:
         return None
     words = message.words()
+    said_in_full: Message | None = None  # set where the raised text differs from `message`
     if reason_only and (variant != "raise-other" or text.hint is not None or not names_the_operation_only(message) or not handler.name):
         return None
     if not partial:
@@ -2027,6 +2029,7 @@ def _build_fix(
         replacement = ctx.code(node).replace(ctx.code(argument), written, 1) + cause
     else:
         shown = _with_hint(message, text.hint)
+        said_in_full = shown  # the help quotes the raised message with the author's advice after it
         if text.hint is not None and shown is message:
             return None  # the advice cannot follow the message in its layout: no fix rather than lose it
 
@@ -2056,7 +2059,7 @@ def _build_fix(
         return None  # the author's extraction would be left dead (F841), its text dropped
     if status is None:
         edits.extend(dead_unpacking(handler, node, replacement, ctx))
-    short = clip(" ".join(message.as_fstring(" ").split()), 60)
+    short = clip(" ".join((said_in_full or message).as_fstring(" ").split()), 60)
     if status is not None:
         # Nothing reads the exception any more: `except OSError as e:` would leave `e` unused.
         edits.extend(filter(None, [unused_binding(handler, [node, *deleted], replacement, ctx)]))

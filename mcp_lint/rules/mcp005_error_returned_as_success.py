@@ -106,6 +106,8 @@ from mcp_lint.vocabulary import (
     UNKNOWN_TOOL,
     is_reachability_probe,
     is_status_tool,
+    hint_keys_in,
+    is_hint_key,
 )
 
 def _names_an_unknown_tool(value: cst.BaseExpression, ctx: FileContext) -> bool:
@@ -1810,7 +1812,7 @@ def _fix_message(ctx: FileContext, value: cst.BaseExpression, message: cst.BaseE
     # The author's advice (a hint item of an error dict, a builder's `next_actions=[...]` or a
     # model's `note=`): each a sentence after the message, never dropped (no fix rather than that).
     fields = _result_items(unwrapped) or {}
-    advice = [fields[key] for key in HINT_KEYS if key in fields and fields[key] is not message and not _is_empty(fields[key])]
+    advice = [fields[key] for key in hint_keys_in(fields) if fields[key] is not message and not _is_empty(fields[key])]
     advice += builder_advice(unwrapped, message)
     # A whole value serialised into the message (`{json.dumps(data, indent=2)}`) is a record of the
     # failure, not words for the model: every field of it would travel in the raise (a reply's raw
@@ -1840,7 +1842,7 @@ def _fix_message(ctx: FileContext, value: cst.BaseExpression, message: cst.BaseE
         named = [
             (key, ctx.code(item).strip())
             for key, item in (items or {}).items()
-            if isinstance(item, (cst.Name, cst.Attribute)) and key.lower() not in _NOT_CONTEXT_KEYS and not is_bulky(key) and not is_bulky(last_name(dotted(item) or ""))
+            if isinstance(item, (cst.Name, cst.Attribute)) and key.lower() not in _NOT_CONTEXT_KEYS and not is_hint_key(key) and not is_bulky(key) and not is_bulky(last_name(dotted(item) or ""))
         ]
         shown = {key for key, _ in named}
         if not _appended(text, [*named, *((key, code) for key, code in _what_to_act_on(items, ctx) if key not in shown)]):
@@ -1924,7 +1926,7 @@ def _what_to_act_on(items: dict[str, cst.BaseExpression] | None, ctx: FileContex
     found = []
     for key, item in (items or {}).items():
         lowered = key.lower()
-        if lowered in _NOT_CONTEXT_KEYS or _HANDLE_KEY.search(key) or is_bulky(key) or _is_empty(item) or _COUNT_KEY.search(lowered) or _RECORD_KEY.search(lowered):
+        if lowered in _NOT_CONTEXT_KEYS or is_hint_key(key) or _HANDLE_KEY.search(key) or is_bulky(key) or _is_empty(item) or _COUNT_KEY.search(lowered) or _RECORD_KEY.search(lowered):
             continue
         if _is_collection(item) or (isinstance(item, (cst.Name, cst.Attribute, cst.Subscript, cst.Call)) and _LIST_KEY.search(lowered)):
             found.append((key, ctx.code(item).strip()))

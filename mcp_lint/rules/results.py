@@ -29,13 +29,13 @@ from mcp_lint.vocabulary import (
     ERROR_KEYS,
     FAILED_STATUSES,
     FAILURE_STATUS_WORDS,
-    HINT_KEYS,
     LISTING_KEYS,
     MESSAGE_KEYS,
     NOT_AN_ERROR_BUILDER_NAME,
     POINTER_KEY,
     STATE_KEYS,
     SUCCESS_KEYS,
+    is_hint_key,
 )
 
 
@@ -519,7 +519,7 @@ def hint_left_behind(items: Mapping[str, cst.BaseExpression] | None, raw: Callab
         lowered = key.lower()
         if _is_falsy_literal(value) or raw(value):
             continue
-        if lowered in LISTING_KEYS or (lowered in HINT_KEYS and not hint_is_text(value)):
+        if lowered in LISTING_KEYS or (is_hint_key(key) and not hint_is_text(value)):
             return True
         if _points_at_data(key, value):
             return True
