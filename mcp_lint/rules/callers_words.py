@@ -27,6 +27,7 @@ from mcp_lint.model.facts import FunctionFacts
 from mcp_lint.model.names import dotted, last_name
 from mcp_lint.model.walk import descendants
 from mcp_lint.rules.base import LinkedProject
+from mcp_lint.rules.handler_fix import is_log_call
 from mcp_lint.rules.messages import Message, Part, Placeholder, Text
 
 # Words that say something failed, not which operation: "Error: {exc}" names none.
@@ -40,7 +41,6 @@ _SENTENCE_THEN_WORDS = lazy_compile(r"[.!?]\s+\S")
 # A placeholder reading a status or the error's class, as the fix keeps them (http_status.py).
 _STATUS = lazy_compile(r"status|\.code\b")
 _CLASS_NAME = lazy_compile(r"__name__|__class__")
-_LOG_LEVELS = frozenset({"debug", "info", "warning", "warn", "error", "exception", "critical", "log"})
 
 
 def names_the_operation_only(message: Message) -> bool:
@@ -89,7 +89,7 @@ def _words_of(handler: Handler) -> str | None:
     for node in descendants(handler.node.body, into_scopes=False):
         if id(node) in logged:
             continue
-        if isinstance(node, cst.Call) and _is_log_call(node):
+        if isinstance(node, cst.Call) and is_log_call(node):
             inside = {id(n) for n in descendants(node, into_scopes=False)}
             logged |= inside
             uses -= inside
@@ -124,16 +124,6 @@ def _names_in(node: cst.CSTNode, name: str | None) -> set[int]:
     return {id(n) for n in descendants(node, into_scopes=False) if isinstance(n, cst.Name) and n.value == name} | (
         {id(node)} if isinstance(node, cst.Name) and node.value == name else set()
     )
-
-
-def _is_log_call(call: cst.Call) -> bool:
-    """`logger.warning(...)`, `log.error(...)`, `self.logger.info(...)`: the server's log, not
-    what a caller hands on."""
-    func = call.func
-    if not isinstance(func, cst.Attribute) or func.attr.value not in _LOG_LEVELS:
-        return False
-    receiver = dotted(func.value) or ""
-    return "log" in receiver.rpartition(".")[2].lower()
 
 
 def _content_words(text: str) -> set[str]:

@@ -149,7 +149,7 @@ def _log_calls_before(handler: Handler, sink: cst.CSTNode, ctx: FileContext) -> 
         for small in statement.body:
             if isinstance(small, cst.Expr):
                 value = small.value.expression if isinstance(small.value, cst.Await) else small.value
-                if isinstance(value, cst.Call) and _is_log_call(value):
+                if isinstance(value, cst.Call) and is_log_call(value):
                     yield value
 
 
@@ -177,12 +177,14 @@ def _blocks(statement: cst.CSTNode) -> Iterator[cst.IndentedBlock]:
             yield from _blocks(child)
 
 
-def _is_log_call(call: cst.Call) -> bool:
+def is_log_call(call: cst.Call) -> bool:
+    """A call writing the server's log (a logger's method, loguru's `opt(...)`/`bind(...)` chain,
+    `traceback.print_exc`, a logging function of the project's own): not what the tool hands on."""
     func = call.func
     if isinstance(func, cst.Attribute) and func.attr.value in _LEVELS:
         receiver = func.value
         if isinstance(receiver, cst.Call):  # loguru `logger.opt(exception=e).error(...)`
-            return _is_log_call(receiver) or dotted(receiver.func) in {"logger.opt", "logger.bind"}
+            return is_log_call(receiver) or dotted(receiver.func) in {"logger.opt", "logger.bind"}
         name = dotted(receiver)
         return name is not None and bool(_LOGGER.search(name.split(".")[-1]))
     name = dotted(func)
