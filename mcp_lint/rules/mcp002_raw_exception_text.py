@@ -2060,9 +2060,10 @@ def _build_fix(
     if status is None:
         edits.extend(dead_unpacking(handler, node, replacement, ctx))
     short = clip(" ".join((said_in_full or message).as_fstring(" ").split()), 60)
+    # Nothing reads the exception any more (a return, or a raise the author chained `from None`
+    # whose text no longer holds it): `except OSError as e:` would leave `e` unused (F841).
+    edits.extend(filter(None, [unused_binding(handler, [node, *deleted], replacement, ctx)]))
     if status is not None:
-        # Nothing reads the exception any more: `except OSError as e:` would leave `e` unused.
-        edits.extend(filter(None, [unused_binding(handler, [node, *deleted], replacement, ctx)]))
         verb = "Log the exception and return" if plan.add_call else "Return"
         if partial:
             return _Fix(f"{verb} the reply without the exception text ({short})", tuple(edits), plan.add_call, raises=False)
