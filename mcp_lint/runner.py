@@ -714,7 +714,9 @@ def _fix_round(options, relinker, index, findings, report, dry, unwritten, in_me
             analysed[text] = new
             return found
 
-        result = fix_source(original, lint, unsafe=options.unsafe_fixes)
+        # The first pass applies the fixes the project's whole link offered (what the user was
+        # shown); the re-link of a fixed text follows only the modules it can depend on.
+        result = fix_source(original, lint, unsafe=options.unsafe_fixes, first=file_findings)
         if result.error:
             report.errors.append(f"{filename}: {result.error}; the file was left unchanged")
             remaining.extend(file_findings)

@@ -115,10 +115,10 @@ def _notes(root: Path, body: str, caught: str = "Exception", validator: bool = T
     return server
 
 
-def _no_fix(root: Path, server: str, caught: str, kept: str) -> None:
+def _no_fix(root: Path, server: str, caught: str, kept: str, why: str = "") -> None:
     listed = run("--unsafe-fixes", "--output-format", "full")
     assert f": MCP002 Tool 'list_notes' returns the text of a caught {caught} as a normal result" in listed.output, listed.output
-    help_line = f"help: Keep {kept} in the message; a new one would drop it (no fix)"
+    help_line = f"help: Keep {kept} in the message; a new one would drop it{why} (no fix)"
     assert help_line in listed.output, listed.output
     assert "MCP002 [*]" not in listed.output
     run("--fix", "--unsafe-fixes")
@@ -138,6 +138,21 @@ def _let_through(root: Path, server: str, caught: str, imported: tuple[str, str]
         "    except ValidationError:\n        raise\n"
         f'    except {caught} as e:\n        logger.exception("Error listing notes")\n        raise ToolError("Error listing notes") from e\n',
     ).replace("from mcp.server.fastmcp import FastMCP\n", "from mcp.server.fastmcp import FastMCP\nfrom mcp.server.fastmcp.exceptions import ToolError\n").replace(old_import, new_import)
+    assert "MCP002" not in run("--unsafe-fixes").output  # converged: nothing left to fix
+
+
+def _builtin_let_through(root: Path, server: str, cls: str) -> None:
+    """The clause rewritten with `except ValueError: raise` first: the author's sentence in a
+    builtin class that no library call of the `try` raises keeps its text (fix review 12, #10)."""
+    listed = run("--unsafe-fixes", "--output-format", "full")
+    help_line = f'help: Log the exception and raise ToolError("Error listing notes") from e; let {cls} through'
+    assert help_line in listed.output, listed.output
+    run("--fix", "--unsafe-fixes")
+    assert (root / "notes/server.py").read_text() == server.replace(
+        '    except Exception as e:\n        return f"Error listing notes: {e}"\n',
+        f"    except {cls}:\n        raise\n"
+        '    except Exception as e:\n        logger.exception("Error listing notes")\n        raise ToolError("Error listing notes") from e\n',
+    ).replace("from mcp.server.fastmcp import FastMCP\n", "from mcp.server.fastmcp import FastMCP\nfrom mcp.server.fastmcp.exceptions import ToolError\n")
     assert "MCP002" not in run("--unsafe-fixes").output  # converged: nothing left to fix
 
 
@@ -161,7 +176,8 @@ def test_a_config_getters_value_error_is_kept_by_offering_no_fix(tmp_path: Path,
     monkeypatch.chdir(tmp_path)
     body = 'key, secret = get_credentials()\n        return str(httpx.get("https://notes.invalid/n", auth=(key, secret)).json()["n"])'
     server = _notes(tmp_path, body, caught)
-    _no_fix(tmp_path, server, caught, "the ValueError of get_credentials")
+    why = ", and `except ValueError: raise` would also let json()'s ValueError through" if caught == "Exception" else ""
+    _no_fix(tmp_path, server, caught, "the ValueError of get_credentials", why)
 
 
 def test_a_value_error_built_from_library_text_is_rewritten_as_before(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

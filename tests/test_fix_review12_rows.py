@@ -83,3 +83,66 @@ def test_a_raise_chained_from_the_exception_keeps_the_name(tmp_path: Path, monke
         '        raise ToolError(f"Failed to fetch market info: {exc}")\n',
         '        logger.exception("Failed to fetch market info")\n        raise ToolError("Failed to fetch market info") from exc\n',
     )
+
+
+# --- the author's sentence in a builtin class, raised by a helper the `try` calls --------------
+
+
+FROM_FILE = '''
+
+def _read(path: str) -> str:
+    source = Path(path)
+    if not source.exists():
+        raise ValueError(f"File not found: {path}")
+    return source.read_text()
+
+
+@mcp.tool()
+def quote_from_file(path: str) -> str:
+    """Quote the prices listed in a file."""
+    try:
+        symbols = _read(path).split()
+        return httpx.post("https://market.invalid/quote", json={"symbols": symbols}).text
+    except Exception as e:
+        logger.error(f"Error quoting from file: {str(e)}")
+        raise ValueError(f"Failed to quote from file: {str(e)}")
+'''
+
+
+def test_a_helpers_value_error_sentence_is_let_through(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # Review 12, #10: the helper's "File not found: {path}" reached the model through `{str(e)}`;
+    # the rewritten clause would replace it with "Failed to quote from file".
+    monkeypatch.chdir(tmp_path)
+    server = _server(tmp_path, FROM_FILE)
+    listed = run("--unsafe-fixes", "--output-format", "full")
+    assert 'help: Raise ValueError(f"Failed to quote from file (path: {path})") from e; let ValueError through' in listed.output, listed.output
+    assert _fixed(tmp_path) == server.replace(
+        '    except Exception as e:\n        logger.error(f"Error quoting from file: {str(e)}")\n'
+        '        raise ValueError(f"Failed to quote from file: {str(e)}")\n',
+        "    except ValueError:\n        raise\n"
+        '    except Exception as e:\n        logger.error(f"Error quoting from file: {str(e)}", exc_info=True)\n'
+        '        raise ValueError(f"Failed to quote from file (path: {path})") from e\n',
+    )
+    assert "MCP002" not in run("--unsafe-fixes").output
+
+
+def test_no_pass_through_where_a_library_call_of_the_try_raises_the_class_too(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # json.loads raises JSONDecodeError, a ValueError: letting ValueError through would send its
+    # text with the author's; the finding stays, with no fix and the help saying why.
+    monkeypatch.chdir(tmp_path)
+    body = FROM_FILE.replace("symbols = _read(path).split()", "symbols = json.loads(_read(path))")
+    server = _server(tmp_path, body)
+    listed = run("--unsafe-fixes", "--output-format", "full")
+    assert (
+        "help: Keep the ValueError of _read in the message; a new one would drop it, and `except ValueError: raise`"
+        " would also let loads()'s ValueError through (no fix)"
+    ) in listed.output, listed.output
+    assert _fixed(tmp_path) == server
+
+
+def test_a_clause_catching_the_class_by_name_gets_no_pass_through(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    server = _server(tmp_path, FROM_FILE.replace("except Exception as e:", "except (ValueError, httpx.HTTPError) as e:"))
+    listed = run("--unsafe-fixes", "--output-format", "full")
+    assert "help: Keep the ValueError of _read in the message; a new one would drop it (no fix)" in listed.output, listed.output
+    assert _fixed(tmp_path) == server

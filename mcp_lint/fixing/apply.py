@@ -112,6 +112,7 @@ def fix_source(
     unsafe: bool,
     max_passes: int = 10,
     parse_check: Callable[[str], None] | None = None,
+    first: list[Finding] | None = None,
 ) -> FixOutcome:
     """Lint and fix ``text`` repeatedly until no applicable fix is left.
 
@@ -121,12 +122,14 @@ def fix_source(
     whole file is left as it was. A fix that would change nothing (its edits write what is there)
     is left out and reported in ``unapplied``: the file's other fixes still go in. Rules write line
     breaks in edits as "\\n"; they are written with the file's own line ending, so a "\\r\\n" file
-    stays "\\r\\n" throughout.
+    stays "\\r\\n" throughout. ``first``: the findings of ``text`` as the caller already has them
+    (the whole project's link, which the help shown to the user came from), used for the first
+    pass instead of linting ``text`` again in a narrower scope that could render another fix.
     """
     check = parse_check if parse_check is not None else _parse_with_libcst
     newline = dominant_newline(text)
     current = text
-    findings = original_findings = lint(text)
+    findings = original_findings = first if first is not None else lint(text)
     applied: list[Finding] = []
     unapplied: list[Finding] = []
     # Texts already produced: seeing one again means the fixes cycle and can never converge.

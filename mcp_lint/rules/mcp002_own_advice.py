@@ -16,10 +16,18 @@ levels down.
 
 from __future__ import annotations
 
+import builtins
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from mcp_lint.model.exception_guards import catches
+from mcp_lint.model.library_tables import (
+    ARGUMENT_PARSERS,
+    LIBRARY_ERROR_BASES,
+    RAISES_BY_FUNCTION,
+    RAISES_BY_METHOD,
+    RAISES_BY_MODULE,
+)
 from mcp_lint.model.names import last_name
 from mcp_lint.rules.plain_raises import builtin_bases
 
@@ -134,15 +142,19 @@ def author_text(
     empty")` in a `@field_validator`), in the ValidationError of whoever builds the model; and
     the field errors of a model the `try` builds from the function's own arguments
     (`from_arguments`), which say which argument the caller got wrong. A class an earlier
-    clause of the same `try` takes (`caught_before`) never reaches this one."""
+    clause of the same `try` takes (`caught_before`) never reaches this one. A builtin class
+    found anywhere in the calls is said before pydantic's (ValidationError is a ValueError: a
+    pass-through of the builtin class keeps both, one of pydantic's alone would drop the
+    builtin's sentence)."""
 
     def reaches(names: frozenset[str], guards: tuple) -> bool:
         return bool(names & caught) and not names & caught_before and not _taken(names, guards)
 
+    pydantic: tuple[frozenset[str], str] | None = None  # the first of pydantic's, said if no builtin is met
     for qual in from_arguments:
         model = _model(qual, project)
         if model is not None and reaches(VALIDATION_ERROR, ()):
-            return VALIDATION_ERROR, f"pydantic's field errors for {last_name(model)}"
+            pydantic = pydantic or (VALIDATION_ERROR, f"pydantic's field errors for {last_name(model)}")
     seen: set[str] = set()
     frontier: list[tuple[str, tuple]] = [(callee, ()) for callee in calls]
     for _level in range(_DEPTH):
@@ -154,7 +166,7 @@ def author_text(
                     seen.add(model)
                     rule = _validator_raising(model, project)
                     if rule is not None:
-                        return VALIDATION_ERROR, f"the text of {last_name(model)}.{rule}"
+                        pydantic = pydantic or (VALIDATION_ERROR, f"the text of {last_name(model)}.{rule}")
                 continue
             found = project.function(qual)
             if found is None and project.is_project_class(qual):
@@ -172,7 +184,7 @@ def author_text(
                     return names, f"the {raised} of {fn.name}"
             following.extend((_own_class(edge.callee, fn.qualname), (*guards, *edge.guarded)) for edge in fn.calls)
         frontier = following
-    return None
+    return pydantic
 
 
 # The methods that run when a class is called.
@@ -225,3 +237,64 @@ def _validator_raising(model: str, project: LinkedProject) -> str | None:
             if qual.startswith(prefix) and fn.validator and {"ValueError", "AssertionError"} & set(fn.author_raises):
                 return fn.name
     return None
+
+
+def library_raising(cls: str, calls: tuple[str, ...], methods: tuple[str, ...], project: LinkedProject) -> str | None:
+    """A library call the `try` runs (in its body, or in the project functions it calls, `_DEPTH`
+    levels down, outside a `try` there that takes the class) that may raise the builtin class
+    `cls`, a subclass of it or a base (`json.loads` and a response's `.json()`: JSONDecodeError, a
+    ValueError; `int(...)`; `open(...)`: OSError), by the tables of what library calls raise; its
+    name as the call graph writes it, or None; `methods`: the `try` body's calls on objects no
+    call edge resolves, by their method names. `except ValueError: raise` before the clause would
+    let that library's text through with the author's."""
+    family = frozenset(builtin_bases(cls)) - {"Exception", "BaseException"}
+    if not family:
+        return None
+
+    def clashes(raised: frozenset[str]) -> bool:
+        for name in raised:
+            bases = frozenset(builtin_bases(LIBRARY_ERROR_BASES.get(name, name))) - {"Exception", "BaseException"}
+            if cls in bases or bases & family == bases and bases:
+                return True
+        return False
+
+    for method in methods:
+        if clashes(RAISES_BY_METHOD.get(method, frozenset())):
+            return method
+    seen: set[str] = set()
+    frontier: list[tuple[str, tuple]] = [(callee, ()) for callee in calls]
+    for _level in range(_DEPTH):
+        following: list[tuple[str, tuple]] = []
+        for qual, guards in frontier:
+            found = project.function(qual)
+            if found is None:
+                if project.is_project_class(qual) or _taken(family | {cls}, guards):
+                    continue
+                if clashes(_library_raises(qual)):
+                    return qual
+                continue
+            if found[1].qualname in seen:
+                continue
+            seen.add(found[1].qualname)
+            following.extend((_own_class(edge.callee, found[1].qualname), (*guards, *edge.guarded)) for edge in found[1].calls)
+        frontier = following
+    return None
+
+
+_BUILTIN_NAMES = frozenset(dir(builtins))
+
+
+def _library_raises(qual: str) -> frozenset[str]:
+    """What a library call may raise of the builtin classes (and their library subclasses), by
+    its resolved name, its module, an argument parser's, or its method's last name; empty when
+    the tables do not say."""
+    if qual in RAISES_BY_FUNCTION:
+        return RAISES_BY_FUNCTION[qual]
+    if last_name(qual) in _BUILTIN_NAMES and last_name(qual) in RAISES_BY_FUNCTION:
+        return RAISES_BY_FUNCTION[last_name(qual)]  # `int(raw)`, named by the module it is called in
+    if qual in ARGUMENT_PARSERS:
+        return frozenset({"ValueError"})
+    module = qual.rpartition(".")[0]
+    if module in RAISES_BY_MODULE:
+        return RAISES_BY_MODULE[module]
+    return RAISES_BY_METHOD.get(last_name(qual), frozenset()) if "." in qual else frozenset()

@@ -37,6 +37,9 @@ class RawText(Payload):
     # ((local name, qualified)): the project's own classes those callees raise with the author's
     # words keep them through that pass-through, or the fix is withdrawn (rules/mcp002_own_advice.py).
     try_calls: tuple[str, ...] = ()  # every call of the `try` body, as its call edge names the callee
+    # The method names of the `try` body's calls on objects no call edge resolves (a response's
+    # `.json()`): what they raise decides whether a builtin class can be let through.
+    try_methods: tuple[str, ...] = ()
     clause_caught: tuple[str, ...] = ()
     clause_at: tuple[int, str, str] | None = None
     # The clause does more than report (rolls state back, retries): no `except X: raise` may go

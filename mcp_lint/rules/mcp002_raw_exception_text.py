@@ -47,7 +47,7 @@ from mcp_lint.rules.base import (
 from mcp_lint.rules.callers_words import names_the_operation_only, reason_of, words_before_caught
 from mcp_lint.rules.mcp002_carried_text import CarriedText
 from mcp_lint.rules.mcp002_payload import RawText, raw_text
-from mcp_lint.rules.mcp002_own_advice import VALIDATION_ERROR, author_text, nameable_classes, own_raises, pass_through_names
+from mcp_lint.rules.mcp002_own_advice import VALIDATION_ERROR, author_text, library_raising, nameable_classes, own_raises, pass_through_names
 from mcp_lint.rules.common import (
     is_protocol_error_class,
     raised_class,
@@ -67,6 +67,7 @@ from mcp_lint.rules.exception_text import (
     param_text_outside_helpers,
     text_outside_helpers,
 )
+from mcp_lint.rules.plain_raises import builtin_bases
 from mcp_lint.rules.results import _dict_items, builder_keywords, failure_message_of, hint_is_text, hint_left_behind, is_error_result, is_text, names_a_class, text_beside_a_code
 from mcp_lint.rules.handler_fix import (
     bound_from,
@@ -1113,14 +1114,29 @@ async def get_forecast(city: str) -> str:
             fix = None  # the Enum's ValueError names the caller's bad value: the model's hint
         kept = _author_text_caught(fix, payload, context) if fix is not None else None
         if kept is not None:
-            # A builtin class cannot be let through by name without the library's text of the
-            # same class: no fix rather than a lost sentence. pydantic's ValidationError can
-            # (`except ValidationError: raise` first), where the clause only reports.
+            # A ValueError (the class of the author's sentences about an input or a setting) is
+            # let through by name (`except ValueError: raise` first) where no library call of the
+            # `try` raises that class too (its text would go with the author's); else, and for
+            # the other builtin classes (a subscript's KeyError, an event loop's RuntimeError
+            # come from anywhere), no fix rather than a lost sentence. pydantic's
+            # ValidationError is raised by pydantic alone: let through where the clause only
+            # reports.
             names, words = kept
-            fix = _letting_validation_errors_through(fix, payload, context) if names == VALIDATION_ERROR else None  # type: ignore[arg-type]
             # (With a fix the help is its title; this is said when there is none, also when the
             # module's name ValidationError is another class and the link step withholds it.)
             help_text = f"Keep {words} in the message; a new one would drop it (no fix)"
+            if names == VALIDATION_ERROR:
+                fix = _letting_validation_errors_through(fix, payload, context)  # type: ignore[arg-type]
+            else:
+                cls = max(names, key=lambda name: len(builtin_bases(name)))
+                passable = cls not in payload.clause_caught and "ValueError" in builtin_bases(cls)
+                clash = library_raising(cls, payload.try_calls, payload.try_methods, context.project) if passable else None  # type: ignore[arg-type]
+                fix = _letting_a_builtin_through(fix, payload, context, cls) if passable and clash is None else None  # type: ignore[arg-type]
+                if clash is not None:
+                    help_text = (
+                        f"Keep {words} in the message; a new one would drop it, and `except {cls}: raise`"
+                        f" would also let {last_name(clash)}()'s {cls} through (no fix)"
+                    )
         if fix is not None and any(PH_TOOL_SENTENCE in edit.content for edit in fix.edits):
             fix = _naming_the_tool(fix, context)
         if fix is not None and not payload.status_kept:
@@ -1252,6 +1268,7 @@ def _with_try_context(payload: RawText, handler: Handler, fn: FunctionFacts, ctx
         payload,
         try_callees=_project_calls_in(handler.try_node.body, fn, ctx),
         try_calls=_calls_in(handler.try_node.body, fn),
+        try_methods=_unresolved_methods(handler.try_node.body, fn),
         caught_before=_caught_before(handler, fn),
         clause_caught=tuple(last_name(name) for name in handler.caught) or ("BaseException",),
         clause_at=clause_insertion(handler, ctx),
@@ -1345,6 +1362,20 @@ def _letting_validation_errors_through(fix: FixSpec, payload: RawText, context: 
     return replace(fix, edits=tuple(edits), message=message, needs=(*fix.needs, "ValidationError"))
 
 
+def _letting_a_builtin_through(fix: FixSpec, payload: RawText, context: RenderContext, cls: str) -> FixSpec | None:
+    """The fix with `except ValueError: raise` before the rewritten clause, for a builtin class
+    the project's functions called in the `try` raise with the author's sentence (a helper's
+    `raise ValueError(f"File not found: {path}")`) and no library call there raises: the
+    framework sends its text as the author wrote it (the caller checked that the clause does not
+    catch the class by its own name). None where the clause does more than report, cannot be
+    preceded by another, or where the framework would not send an escaping exception's text."""
+    if payload.clause_at is None or payload.clause_cleans_up or not context.forwards_exception_text():
+        return None
+    row, indent, inner = payload.clause_at
+    edits = _inserted_at(fix.edits, Location(row, 1), f"{indent}except {cls}:\n{inner}raise\n")
+    return replace(fix, edits=tuple(edits), message=f"{fix.message}; let {cls} through")
+
+
 # `except ValueError:\n    raise` put before the clause by the fix (handler_fix's advice pass-through).
 _PASSED = lazy_compile(r"except \(?(\w+)[^:]*:\s*raise\b")
 
@@ -1354,6 +1385,18 @@ def _calls_in(block: cst.CSTNode, fn: FunctionFacts) -> tuple[str, ...]:
     project's functions, through instances and typed parameters, the link step knows."""
     inside = {id(node) for node in descendants(block, into_scopes=False) if isinstance(node, cst.Call)}
     return tuple(dict.fromkeys(c.callee for c in fn.calls if c.callee and id(c.node) in inside))
+
+
+def _unresolved_methods(block: cst.CSTNode, fn: FunctionFacts) -> tuple[str, ...]:
+    """The method names of the calls in `block` that no call edge resolves (`response.json()` on
+    a local the call graph does not type)."""
+    resolved = {id(c.node) for c in fn.calls if c.callee}
+    found = (
+        node.func.attr.value
+        for node in descendants(block, into_scopes=False)
+        if isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute) and id(node) not in resolved
+    )
+    return tuple(dict.fromkeys(found))
 
 
 def _caught_before(handler: Handler, fn: FunctionFacts) -> tuple[str, ...]:
