@@ -146,3 +146,49 @@ def test_a_clause_catching_the_class_by_name_gets_no_pass_through(tmp_path: Path
     listed = run("--unsafe-fixes", "--output-format", "full")
     assert "help: Keep the ValueError of _read in the message; a new one would drop it (no fix)" in listed.output, listed.output
     assert _fixed(tmp_path) == server
+
+
+# --- the status of `raise_for_status()` kept when the clause logs first ------------------------
+
+
+GENERATE = '''
+
+@mcp.tool()
+async def generate(text: str, model: str = "small") -> str:
+    """Generate a market summary."""
+    try:
+        async with httpx.AsyncClient() as client:
+            response = await client.post("https://market.invalid/generate", json={"text": text, "model": model})
+            if response.status_code == 404:
+                raise ValueError(f"Model '{model}' not found")
+            response.raise_for_status()
+            return response.json()["output"]
+    except httpx.HTTPError as e:
+        logger.error(f"HTTP error during generation: {str(e)}")
+        raise ValueError(f"Failed to generate: {str(e)}")
+'''
+
+
+def test_the_status_clause_repeats_the_clauses_log_line(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # Review 12, #8: the statuses the author did not map come from raise_for_status(); the
+    # clause logging before it raises kept no status where a one-statement clause kept it.
+    monkeypatch.chdir(tmp_path)
+    server = _server(tmp_path, GENERATE)
+    assert _fixed(tmp_path) == server.replace(
+        '    except httpx.HTTPError as e:\n        logger.error(f"HTTP error during generation: {str(e)}")\n'
+        '        raise ValueError(f"Failed to generate: {str(e)}")\n',
+        '    except httpx.HTTPStatusError as e:\n        logger.error(f"HTTP error during generation: {str(e)}", exc_info=True)\n'
+        '        raise ValueError(f"Failed to generate (HTTP {e.response.status_code})") from e\n'
+        '    except httpx.HTTPError as e:\n        logger.error(f"HTTP error during generation: {str(e)}", exc_info=True)\n'
+        '        raise ValueError("Failed to generate") from e\n',
+    )
+    assert "MCP002" not in run("--unsafe-fixes").output
+
+
+def test_a_clause_doing_more_than_logging_gets_no_status_clause(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    body = GENERATE.replace('        logger.error(f"HTTP error during generation: {str(e)}")\n', "        await asyncio.sleep(0)\n")
+    server = _server(tmp_path, body.replace("@mcp.tool()", "import asyncio\n\n\n@mcp.tool()", 1))
+    fixed = _fixed(tmp_path)
+    assert "HTTPStatusError" not in fixed, fixed
+    assert fixed != server

@@ -70,6 +70,7 @@ from mcp_lint.rules.exception_text import (
 from mcp_lint.rules.plain_raises import builtin_bases
 from mcp_lint.rules.results import _dict_items, builder_keywords, failure_message_of, hint_is_text, hint_left_behind, is_error_result, is_text, names_a_class, text_beside_a_code
 from mcp_lint.rules.handler_fix import (
+    is_log_call,
     bound_from,
     evaluates_a_parameter,
     dead_unpacking,
@@ -2089,7 +2090,7 @@ def _build_fix(
         edits.append(plan.edit)
     status_first = ""
     if status is None:
-        let_through, status_first = _status_clause_first(ctx, fn, node, handler, message, statement, let_through)
+        let_through, status_first = _status_clause_first(ctx, fn, node, handler, message, statement, let_through, plan.edit)
     edits.extend(let_through)
     deleted: list[cst.CSTNode] = []
     unbound: list[cst.CSTNode] = []
@@ -2347,14 +2348,26 @@ def _inserted_at(edits: Sequence[Edit], at: Location, text: str) -> list[Edit]:
 
 
 def _status_clause_first(
-    ctx: FileContext, fn: FunctionFacts, node: cst.CSTNode, handler: Handler, message: Message, statement: Callable[[Message], str], let_through: list[Edit]
+    ctx: FileContext,
+    fn: FunctionFacts,
+    node: cst.CSTNode,
+    handler: Handler,
+    message: Message,
+    statement: Callable[[Message], str],
+    let_through: list[Edit],
+    log_edit: Edit | None = None,
 ) -> tuple[list[Edit], str]:
     """`let_through` with a clause for the HTTP status error before a broad clause whose `try`
     calls `raise_for_status()` (http_status.status_clause): its statement is the fix's, with the
-    status after the message. Only where the clause's one statement is the one rewritten. Also
+    status after the message. Only where the clause's last statement is the one rewritten and
+    the statements before it only log (fix review 12, #8: `logger.error(...)` first): those go
+    into the added clause too, as the fix leaves them (`log_edit`: the traceback it adds). Also
     the class the added clause catches ("" when none is added)."""
     body = handler.node.body.body if isinstance(handler.node.body, cst.IndentedBlock) else ()
-    if len(body) != 1 or not isinstance(body[0], cst.SimpleStatementLine) or list(body[0].body) != [node]:
+    if not body or not isinstance(body[-1], cst.SimpleStatementLine) or list(body[-1].body) != [node]:
+        return let_through, ""
+    logs = [_logged_line(line, log_edit, ctx) for line in body[:-1]]
+    if None in logs:
         return let_through, ""
     before = tuple(name for other in fn.handlers[: fn.handlers.index(handler)] if other.try_node is handler.try_node for name in other.caught)
     clause = status_clause(handler, before, ctx.model.aliases, through_helper=_helper_raises_status(fn, handler, ctx))
@@ -2366,8 +2379,29 @@ def _status_clause_first(
     where = ctx.range(handler.node).start
     row, column = where.line, where.column
     outer, inner = " " * column, indent_of(ctx, node)
-    text = f"{outer}except {clause.caught} as {handler.name}:\n{inner}{statement(shown)}\n"
+    logged = "".join(f"{inner}{line}\n" for line in logs)
+    text = f"{outer}except {clause.caught} as {handler.name}:\n{logged}{inner}{statement(shown)}\n"
     return _inserted_at(let_through, Location(row, 1), text), clause.caught
+
+
+def _logged_line(line: cst.BaseStatement, log_edit: Edit | None, ctx: FileContext) -> str | None:
+    """A one-line statement of a clause that only logs (`logger.error(f"...: {e}")`), as the fix
+    leaves it (with `log_edit` applied where it falls in the line); None for any other."""
+    if not isinstance(line, cst.SimpleStatementLine) or len(line.body) != 1 or not isinstance(line.body[0], cst.Expr):
+        return None
+    call = line.body[0].value
+    if not isinstance(call, cst.Call) or not is_log_call(call):
+        return None
+    at = ctx.range(line.body[0])
+    if at.start.line != at.end.line:
+        return None
+    text = ctx.lines[at.start.line - 1]
+    if log_edit is not None and log_edit.location.row == log_edit.end_location.row == at.start.line:
+        start, end = log_edit.location.column - 1, log_edit.end_location.column - 1
+        text = text[:start] + log_edit.content + text[end:]
+    elif log_edit is not None and at.start.line <= log_edit.location.row <= at.end.line:
+        return None
+    return text.strip()
 
 
 def _helper_raises_status(fn: FunctionFacts, handler: Handler, ctx: FileContext) -> bool:
