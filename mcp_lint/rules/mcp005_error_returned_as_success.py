@@ -108,6 +108,7 @@ from mcp_lint.vocabulary import (
     is_status_tool,
     hint_keys_in,
     is_hint_key,
+    is_verdict_key,
 )
 
 def _names_an_unknown_tool(value: cst.BaseExpression, ctx: FileContext) -> bool:
@@ -158,10 +159,12 @@ _BROAD_CLASSES = frozenset({"Exception", "BaseException"})
 _TEXT_KINDS = frozenset({"string", "content"})  # a failure said in words (a text, a TextContent of it)
 
 
-def _answers_status_tools_only(context: RenderContext) -> bool:
+def _answers_status_tools_only(context: RenderContext, by_result: bool = False) -> bool:
     """Is the check's answer sent only as a status check's (the check is the tool, or every tool
-    reaching it is a status tool)? A tool of no status of its own returning it fails the call."""
-    if not is_status_tool(context.function):
+    reaching it is a status tool)? A tool of no status of its own returning it fails the call.
+    `by_result`: the function documents a verdict as its result (`_documented_verdict`), which
+    makes it a status check whatever its name."""
+    if not (by_result or is_status_tool(context.function)):
         return False
     return context.is_tool or (bool(context.tools) and all(is_status_tool(tool) for tool in context.tools))
 
@@ -220,6 +223,40 @@ def _flag_outcome(value: cst.BaseExpression, fn: FunctionFacts) -> bool:
         if other is not value and isinstance(other, cst.Dict) and flags & _dict_flags(other, "True"):
             return True
     return False
+
+
+def _documented_verdict(value: cst.BaseExpression, fn: FunctionFacts, ctx: FileContext) -> bool:
+    """`{"verified": False, "reason": "signature expired"}` where the function documents that
+    negative answer as its result: its docstring names the verdict key with False (`returns
+    {"verified": False, "reason": ...} on rejection`), or its return annotation is a class of the
+    module declaring the key a `bool`. The function answers a question about its input; False is
+    the answer (a status check's, whatever its name), not a failure of the call."""
+    if not isinstance(value, cst.Dict):
+        return False
+    keys = [key for key in _dict_flags(value, "False") if is_verdict_key(key)]
+    if not keys:
+        return False
+    doc = fn.node.get_docstring() if isinstance(fn.node, cst.FunctionDef) else None
+    if doc and any(re.search(rf"\b{re.escape(key)}\b[^\n]{{0,12}}?\b(?:False|false)\b", doc) for key in keys):
+        return True
+    returns = fn.node.returns if isinstance(fn.node, cst.FunctionDef) else None
+    cls = last_name(dotted(returns.annotation) or "") if returns is not None else ""
+    return bool(cls) and any(key in _bool_fields(ctx, cls) for key in keys)
+
+
+def _bool_fields(ctx: FileContext, cls: str) -> frozenset[str]:
+    """The fields a class of the module declares `bool` (`verified: bool` of a TypedDict, a
+    dataclass, a model)."""
+    for statement in ctx.module.body:
+        if isinstance(statement, cst.ClassDef) and statement.name.value == cls and isinstance(statement.body, cst.IndentedBlock):
+            return frozenset(
+                small.target.value
+                for line in statement.body.body
+                if isinstance(line, cst.SimpleStatementLine)
+                for small in line.body
+                if isinstance(small, cst.AnnAssign) and isinstance(small.target, cst.Name) and dotted(small.annotation.annotation) == "bool"
+            )
+    return frozenset()
 
 
 def _dict_flags(value: cst.Dict, literal: str) -> set[str]:
@@ -424,6 +461,14 @@ class FailureValue(Payload):
     # probed call, _probe_verdict; a flag another return sets True, _flag_outcome): judged as a
     # status report where only status tools send it.
     status_answer: bool = False
+    # ... because the function documents the verdict as its result (`_documented_verdict`): a
+    # status check whatever its name.
+    answers_by_result: bool = False
+    # Another return of the function sends a dict of the same shape (`{"verified": False,
+    # "error": ...}`) judged otherwise (own_failure, status_answer): where a status check's
+    # exemption keeps that one a result, a fix of this one alone would make the function answer
+    # two ways; no fix there (all of them or none, _all_or_none).
+    siblings_apart: bool = False
     unknown_tool: bool = False  # a dispatcher's answer to a tool name it does not list
     # `return _fail(msg)` of a function of another module: a failure unless it builds a real
     # error result (or raises); `required`: only its body tells that it builds a failure.
@@ -1249,6 +1294,9 @@ def check_health() -> dict:
     )
 
     def check(self, fn: FunctionFacts, ctx: FileContext) -> Iterable[Latent]:
+        return _all_or_none(list(self._check_returns(fn, ctx)), fn, ctx)
+
+    def _check_returns(self, fn: FunctionFacts, ctx: FileContext) -> Iterator[Latent]:
         lookup = is_single_lookup(fn.name, fn.params)
         unpacked = _unpacked_statuses(fn) if fn.calls else []
         # A helper named to build an error whose every return is a failure value only formats
@@ -1478,6 +1526,7 @@ def check_health() -> dict:
             and (not in_branch or _goes_straight_to(fn, anchor, ret.node))
             else ""
         )
+        verdict_answer = _documented_verdict(_unwrap(resolved, ctx), fn, ctx)
         payload = FailureValue(
             what=clip(" ".join(description.replace("{}", "…").split()), 60),
             msg=msg,
@@ -1498,8 +1547,11 @@ def check_health() -> dict:
             or (ret.handler is None and _tests_a_failed_reply(fn, ctx, ret.conditions))
             # (A dict's description names its key: its message says what the complaint is.)
             or (_takes_arguments(fn) and (is_argument_complaint(description) or _complains_of_arguments(stated))),
-            status_answer=ret.handler is not None
-            and ((kind in _TEXT_KINDS and _probe_verdict(fn, ret.handler)) or _flag_outcome(resolved, fn)),
+            status_answer=(
+                ret.handler is not None and ((kind in _TEXT_KINDS and _probe_verdict(fn, ret.handler)) or _flag_outcome(resolved, fn))
+            )
+            or verdict_answer,
+            answers_by_result=verdict_answer,
             by_path=by_path,
             verdict=verdict,
         )
@@ -1626,6 +1678,8 @@ def check_health() -> dict:
             # a function the `call_tool` handler delegates the dispatch to (as the protocol-error rule judges it).
             return None
         judged = context
+        if isinstance(payload, FailureValue) and payload.answers_by_result and _answers_status_tools_only(context, True):
+            return None  # `{"verified": False, "reason": ...}`, documented: the check's answer
         if not (isinstance(payload, FailureValue) and payload.own_failure):
             judged = _without_status_tools(context)
             if judged is None:
@@ -1687,6 +1741,8 @@ def check_health() -> dict:
         msg = payload.msg
         if not msg:
             return None
+        if payload.siblings_apart and (is_status_tool(context.function) or any(is_status_tool(tool) for tool in context.tools)):
+            return None  # a sibling return of the same shape stays the status check's answer
         start, end = payload.stmt
         cause = payload.cause
         if toolerror_available(context) and not payload.raise_caught:
@@ -1713,6 +1769,33 @@ def check_health() -> dict:
         message = " ".join(msg.split())
         message = message if len(message) <= 60 else message[:57] + "..."
         return FixSpec(Applicability.UNSAFE, f"Raise {PH_TOOL_ERROR}({message}){cause} instead", (edit,), ("ToolError",), raises="ToolError")
+
+
+def _all_or_none(latents: list[Latent], fn: FunctionFacts, ctx: FileContext) -> list[Latent]:
+    """Mark the failure values whose sibling returns send a dict of the same shape (its keys, and
+    which of them hold True, False or None) judged otherwise (`siblings_apart`): a fix turns a
+    return into a raise only where it would turn all of them (fix safety)."""
+    shapes: dict[Span, frozenset[tuple[str, str]]] = {}
+    for ret in fn.returns:
+        value = _unwrap(unwrap_await(fn.value_of(ret.node.value)), ctx) if ret.node.value is not None else None
+        if isinstance(value, cst.Dict):
+            shapes[node_span(ctx, ret.node)] = frozenset(
+                (key, text if text in {"True", "False", "None"} else "*") for key, item in literal_items(value) for text in [dotted(item)]
+            )
+    if len(shapes) < 2:
+        return latents
+    judged: dict[frozenset[tuple[str, str]], set[tuple[bool, bool]]] = {}
+    for latent in latents:
+        payload = latent.payload
+        if isinstance(payload, FailureValue) and payload.stmt in shapes:
+            judged.setdefault(shapes[payload.stmt], set()).add((payload.own_failure, payload.status_answer))
+    out = []
+    for latent in latents:
+        payload = latent.payload
+        if isinstance(payload, FailureValue) and payload.msg and payload.stmt in shapes and len(judged[shapes[payload.stmt]]) > 1:
+            latent = replace(latent, payload=replace(payload, siblings_apart=True))
+        out.append(latent)
+    return out
 
 
 def _sent_values(fn: FunctionFacts, ret: ReturnFact, value: cst.BaseExpression) -> list[tuple[cst.BaseExpression, cst.CSTNode, tuple[cst.BaseExpression, ...]]]:
