@@ -44,7 +44,7 @@ from mcp_lint.rules.base import (
     placeholder,
     related_at,
 )
-from mcp_lint.rules.callers_words import names_the_operation_only, reason_of, words_before_caught
+from mcp_lint.rules.callers_words import names_the_operation_only, reason_of, traced_clauses, words_before_caught
 from mcp_lint.rules.mcp002_carried_text import CarriedText
 from mcp_lint.rules.mcp002_payload import RawText, raw_text
 from mcp_lint.rules.mcp002_own_advice import VALIDATION_ERROR, author_text, nameable_classes, own_raises, pass_through_names
@@ -1009,6 +1009,9 @@ async def get_forecast(city: str) -> str:
             reason = _build_fix(ctx, fn, node, value, handler, variant, found, reason_only=True)
             if reason is not None:
                 payload = replace(payload, reason_fix=(reason.description, reason.edits, reason.logs), fix_words=fix.words)
+                quiet = _build_fix(ctx, fn, node, value, handler, variant, found, reason_only=True, quiet=True)
+                if quiet is not None:
+                    payload = replace(payload, reason_fix_quiet=(quiet.description, quiet.edits, quiet.logs))
         return _at_taken_text(self.latent(
             ctx,
             built if built is not None else value,
@@ -1032,6 +1035,7 @@ async def get_forecast(city: str) -> str:
         helpers whose raises it catches (callers_words.py)."""
         if fn.handlers:
             summary.words_before_caught = tuple(words_before_caught(fn))
+            summary.traced_sites = tuple(traced_clauses(fn))
 
     def link_start(self, project: LinkedProject, reached: Mapping[str, Reach]) -> CarriedText:
         return CarriedText(self, project, reached)
@@ -1924,6 +1928,7 @@ def _build_fix(
     variant: str,
     found: cst.CSTNode,
     reason_only: bool = False,
+    quiet: bool = False,
 ) -> _Fix | None:
     """The fix of one statement. `reason_only` (a helper's raise of its own class): the new
     message says only why (the status, the error's class), for callers that put its text after
@@ -1992,6 +1997,10 @@ def _build_fix(
         # The caller's own argument was rejected ("Invalid timezone: {timezone_name}"): a
         # validation failure the model corrects, not a fault of the server. Its traceback in the
         # log would be noise at every bad input; the cause stays chained (`from e`).
+        plan = replace(plan, add_call=False, edit=None)
+    if quiet:
+        # Every caller logs the failure with its traceback already: a log line here would be a
+        # second record of it (callers_words.callers_log_the_traceback).
         plan = replace(plan, add_call=False, edit=None)
     if variant == "raise-other" and plan.add_call and not reason_only:
         # The exception still propagates as an unexpected one, its cause chained (`from e`): the
