@@ -76,6 +76,7 @@ from mcp_lint.rules.handler_fix import (
     written_across_branches,
     raises_own_text,
     runs_a_handed_function,
+    degrades,
     reports_partial_success,
     is_project_log_call,
     logger_style,
@@ -817,6 +818,10 @@ async def get_forecast(city: str) -> str:
         # `raise err` of a local exception object has no message to rewrite in place.
         rewritable = sink_handler is handler and (variant == "return" or sent is sent_call)
         fix = _build_fix(ctx, fn, node, sent, handler, variant, found) if rewritable else None
+        if fix is None and flow_source.element and statement is not None and variant == "return" and degrades(fn, handler):
+            # `meta.notes.append(f"could not fetch the price list: {e}")`, the answer returned
+            # after the `try`: the note stays, without the exception's text (never a raise).
+            fix = _build_fix(ctx, fn, statement, value, handler, "note", found)
         if fix is _SKIPS_CLEANUP:
             fix, payload = None, replace(payload, clause_cleans_up=True)
         needs = () if variant == "raise-other" or (fix is not None and not fix.raises) else ("ToolError",)
@@ -1947,8 +1952,8 @@ def _build_fix(
     in_place = _fix_in_branch(ctx, fn, node, value, handler)
     if in_place is not None:
         return in_place
-    status = _status_message(value) if variant == "return" else None
-    partial = variant == "return" and (reports_partial_success(fn, handler, value, ctx) or never_raises(fn))
+    status = _status_message(value) if variant == "return" else value if variant == "note" else None
+    partial = variant == "note" or (variant == "return" and (reports_partial_success(fn, handler, value, ctx) or never_raises(fn)))
     if partial:
         # The work was done and a side step failed, or the function answers on every path (a
         # health check): the reply stays a reply, only the exception's text leaves it (a raise
@@ -1986,6 +1991,10 @@ def _build_fix(
         if status is None:  # (a status tuple's callers read its text as the author wrote it)
             keep_os_reason(message, handler)
             keep_library_reason(message, handler, ctx.model.aliases)
+    elif variant == "note":
+        # The note says why where the code can tell without the text: the status, the library's class.
+        keep_caught_status(message, handler)
+        keep_library_reason(message, handler, ctx.model.aliases)
     indent = indent_of(ctx, node)
     cause = _cause(node, _innermost_handler(fn, node, handler), ctx)
     # A helper's own exception class stays (its callers may catch it); elsewhere ToolError.
@@ -2073,6 +2082,9 @@ def _build_fix(
         # Nothing reads the exception any more: `except OSError as e:` would leave `e` unused.
         edits.extend(filter(None, [unused_binding(handler, [node, *deleted], replacement, ctx)]))
         verb = "Log the exception and return" if plan.add_call else "Return"
+        if variant == "note":
+            verb = "Log the exception and record" if plan.add_call else "Record"
+            return _Fix(f"{verb} the note without the exception text ({short})", tuple(edits), plan.add_call, raises=False)
         if partial:
             return _Fix(f"{verb} the reply without the exception text ({short})", tuple(edits), plan.add_call, raises=False)
         return _Fix(f"{verb} the status without the exception text ({short})", tuple(edits), plan.add_call, raises=False)
