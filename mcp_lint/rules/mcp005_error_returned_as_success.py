@@ -498,6 +498,10 @@ class FailureValue(Payload):
     # The sentence of the function's docstring that documents the error result the fix removes
     # (`On unknown item returns {"error": "<msg>"}`): the model reads it as the tool's contract.
     documented: str = ""
+    # The sentence of an enclosing function's docstring (a decorator wrapping tools) that says the
+    # function answers instead of raising (`A tool call without a key returns a clear message
+    # instead of raising.`), with that function's name: the fix makes it stale; its help says so.
+    stale_doc: tuple[str, str] | None = None
     # With error_slot: the item is an `except` clause's report of the caught exception that holds
     # the reply on success (_handler_item), not an item only failures fill.
     in_handler: bool = False
@@ -1559,7 +1563,7 @@ def check_health() -> dict:
             msg = ""  # a local of the author's would be left unread (F841), its text dropped
             payload = replace(payload, msg="")
         if msg:
-            payload = replace(payload, documented=_documented_error_result(fn, resolved, ctx))
+            payload = replace(payload, documented=_documented_error_result(fn, resolved, ctx), stale_doc=_says_it_never_raises(fn, ctx))
         if msg and ret.handler is not None:
             # `kind, text = describe(e)` only fed the old return: its line goes with it.
             payload = replace(payload, dead=tuple((e.location, e.end_location) for e in dead_unpacking(ret.handler, anchor, msg, ctx)))
@@ -1722,6 +1726,9 @@ def check_health() -> dict:
         if _failure(latent).documented and _failure(latent).msg:
             # Rewriting prose is the author's call; the fix says what it leaves stale.
             notes.append(f"the docstring (the tool's description for the model) documents the error result the fix removes: '{_failure(latent).documented}'; update it with the fix")
+        if _failure(latent).stale_doc is not None and _failure(latent).msg:
+            owner, sentence = _failure(latent).stale_doc  # type: ignore[misc]
+            notes.append(f"the docstring of {owner} says the old behaviour the fix changes: '{sentence}'; update it with the fix")
         if context.lowlevel:
             help_text, advice_note = lowlevel_failure_advice(context, "CallToolResult(..., isError=True)")
             if advice_note:
@@ -1764,11 +1771,13 @@ def check_health() -> dict:
             if payload.label is not None:
                 (label_start, label_end), label_text = payload.label
                 edits = (head, Edit(label_start, label_end, label_text), *edits[1:])
-            return FixSpec(Applicability.UNSAFE, f"Raise {PH_TOOL_ERROR}(...){cause} instead", edits, ("ToolError",), raises="ToolError")
+            stale = f"; update {payload.stale_doc[0]}'s docstring" if payload.stale_doc else ""
+            return FixSpec(Applicability.UNSAFE, f"Raise {PH_TOOL_ERROR}(...){cause} instead{stale}", edits, ("ToolError",), raises="ToolError")
         edit = Edit(start, end, f"raise {PH_TOOL_ERROR}({msg}){cause}")
         message = " ".join(msg.split())
         message = message if len(message) <= 60 else message[:57] + "..."
-        return FixSpec(Applicability.UNSAFE, f"Raise {PH_TOOL_ERROR}({message}){cause} instead", (edit,), ("ToolError",), raises="ToolError")
+        stale = f"; update {payload.stale_doc[0]}'s docstring" if payload.stale_doc else ""  # the sentence: a note
+        return FixSpec(Applicability.UNSAFE, f"Raise {PH_TOOL_ERROR}({message}){cause} instead{stale}", (edit,), ("ToolError",), raises="ToolError")
 
 
 def _all_or_none(latents: list[Latent], fn: FunctionFacts, ctx: FileContext) -> list[Latent]:
@@ -1988,6 +1997,32 @@ def _documented_error_result(fn: FunctionFacts, value: cst.BaseExpression, ctx: 
         if quoted.search(sentence):
             return clip(" ".join(sentence.split()), 80)
     return ""
+
+
+# A sentence saying the code answers rather than raises ("returns a clear message instead of
+# raising", "never raises", "does not raise").
+_ANSWERS_INSTEAD = lazy_compile(
+    r"(?i)\b(?:instead\s+of|rather\s+than)\s+(?:rais|throw)|\b(?:never|not|n't)\s+(?:raises?|throws?)\b"
+)
+
+
+def _says_it_never_raises(fn: FunctionFacts, ctx: FileContext) -> tuple[str, str] | None:
+    """(name, sentence) of the function enclosing `fn` (`_guard` of its `wrapper`) whose docstring
+    says the code answers instead of raising: a fix turning `fn`'s return into a raise makes that
+    sentence wrong. (The function's own docstring saying so withholds the fix: never_raises.)"""
+    for node in descendants(ctx.module, into_scopes=True):
+        if not isinstance(node, cst.FunctionDef) or node is fn.node or not isinstance(node.body, cst.IndentedBlock):
+            continue
+        if not any(statement is fn.node for statement in node.body.body):
+            continue
+        doc = node.get_docstring()
+        if not doc:
+            return None
+        for sentence in re.split(r"(?<=[.!?])\s+|\n\s*\n", doc):
+            if _ANSWERS_INSTEAD.search(sentence):
+                return node.name.value, clip(" ".join(sentence.split()), 80)
+        return None
+    return None
 
 
 def _appended(text: Message, items: list[tuple[str, str]]) -> bool:
