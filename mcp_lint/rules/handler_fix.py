@@ -993,6 +993,8 @@ def degrades(fn: FunctionFacts, handler: Handler) -> bool:
     `result["partial"] = True`) or into a collection before it goes on with the loop (`continue`):
     the answer is given without the failed part. A raise there would fail the whole call and
     leave the note dead; the fix keeps the flow and only takes the exception's text out."""
+    if handler.node is None:
+        return False  # a gathered exception (`asyncio.gather(..., return_exceptions=True)`): no clause
     body = handler.node.body
     assigned_here = {
         target.target.value
