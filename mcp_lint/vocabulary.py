@@ -311,6 +311,21 @@ def is_hint_key(key: str) -> bool:
     return any(word.lower().startswith(_HINT_KEY_STEMS) for word in _KEY_WORD.findall(key))
 
 
+VERDICT_WORDS = frozenset(
+    {"verified", "valid", "matches", "matched", "allowed", "authorized", "authorised", "authenticated", "permitted", "eligible", "approved", "granted", "compliant", "authentic", "trusted"}
+)
+"""Last words of a result key whose boolean answers a yes/no question about the input
+(`{"verified": False, "reason": ...}`, `is_valid`, `signature_valid`): False is the answer, not
+a failure of the call. `success` and `ok` are not among them: they say whether the call worked."""
+
+
+def is_verdict_key(key: str) -> bool:
+    """Does this result key hold a verdict (VERDICT_WORDS, its last word: `verified`, `isValid`,
+    `token_valid`; not `valid_values`, `success`)?"""
+    words = _KEY_WORD.findall(key)
+    return bool(words) and words[-1].lower() in VERDICT_WORDS
+
+
 def hint_keys_in(keys: Iterable[str]) -> list[str]:
     """The hint keys among `keys`: HINT_KEYS' in their order of taking, then the others in the
     order written."""

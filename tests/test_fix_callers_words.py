@@ -325,3 +325,57 @@ def test_a_helper_that_is_itself_a_tool_keeps_its_sentence(tmp_path: Path, monke
     run("--fix", "--unsafe-fixes", "--output-format", "concise")
     after = (tmp_path / "pkg/server.py").read_text()
     assert "type(exc).__name__" not in after, after
+
+
+REASON_ONLY_QUIET = """\
+from __future__ import annotations
+
+import httpx
+
+
+class RecordsError(Exception):
+    \"\"\"Raised when the records service cannot answer.\"\"\"
+
+
+async def fetch_record(client: httpx.AsyncClient, record_id: str) -> dict:
+    try:
+        response = await client.get(f"https://records.invalid/items/{record_id}")
+        response.raise_for_status()
+    except httpx.HTTPStatusError as exc:
+        raise RecordsError(f"HTTP {exc.response.status_code}") from exc
+    except httpx.HTTPError as exc:
+        raise RecordsError(type(exc).__name__) from exc
+    return response.json()
+"""
+
+
+@pytest.mark.parametrize(
+    ("export_log", "search_log"),
+    [
+        ('logger.exception("Records error for %s", record_id)', 'logger.warning("Records lookup failed for %s", record_id, exc_info=True)'),
+        ('logger.error("Records error for %s", record_id, exc_info=exc)', 'logger.exception("Records lookup failed for %s", record_id)'),
+    ],
+)
+def test_callers_that_log_the_traceback_get_no_second_log_line(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, export_log: str, search_log: str) -> None:
+    # Every caller already logs the failure with its traceback (the chained cause holds the
+    # transport's text): the helper's reason-only fix adds no log line, so it is logged once.
+    export = EXPORT.replace('logger.warning("Records error for %s: %s", record_id, exc)', export_log)
+    search = SEARCH.replace('logger.warning("Records lookup failed for %s: %s", record_id, exc)', search_log)
+    assert export != EXPORT and search != SEARCH
+    _project(tmp_path, export)
+    (tmp_path / "pkg/services/search.py").write_text(textwrap.dedent(search))
+    monkeypatch.chdir(tmp_path)
+    shown = run("--unsafe-fixes", "--output-format", "full")
+    assert "   = help: Raise RecordsError(type(exc).__name__) from exc; HTTPStatusError clause first\n" in shown.output, shown.output
+    first = run("--fix", "--unsafe-fixes", "--output-format", "concise")
+    assert "error:" not in first.output, first.output
+    assert (tmp_path / "pkg/clients/records.py").read_text() == REASON_ONLY_QUIET
+
+
+def test_one_caller_logging_without_the_traceback_keeps_the_helpers_log_line(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # export logs the traceback, search only the short text: the helper logs the failure itself.
+    export = EXPORT.replace('logger.warning("Records error for %s: %s", record_id, exc)', 'logger.exception("Records error for %s", record_id)')
+    _project(tmp_path, export)
+    monkeypatch.chdir(tmp_path)
+    run("--fix", "--unsafe-fixes", "--output-format", "concise")
+    assert (tmp_path / "pkg/clients/records.py").read_text() == REASON_ONLY

@@ -432,6 +432,10 @@ WORDS: list[tuple[str, str, bool]] = [
     ("PREDICATE_WORDS", "get", False),
     ("PREDICATE_WORDS", "search", False),
     ("PREDICATE_JOINED", "isfile", True),
+    ("VERDICT_WORDS", "verified", True),
+    ("VERDICT_WORDS", "allowed", True),
+    ("VERDICT_WORDS", "success", False),  # whether the call worked, not an answer about the input
+    ("VERDICT_WORDS", "ok", False),
     ("PREDICATE_JOINED", "issue", False),
 ]
 
@@ -566,3 +570,13 @@ def test_hint_keys_in_takes_the_named_keys_first_then_the_rest_as_written() -> N
     from mcp_lint.vocabulary import hint_keys_in
 
     assert hint_keys_in(["error", "troubleshooting", "suggested_action", "hint"]) == ["hint", "troubleshooting", "suggested_action"]
+
+
+@pytest.mark.parametrize(
+    ("key", "verdict"),
+    [("verified", True), ("is_valid", True), ("isValid", True), ("signature_valid", True), ("authorized", True),
+     ("valid_values", False), ("allowed_values", False), ("success", False), ("ok", False), ("error", False)],
+)
+def test_is_verdict_key(key: str, verdict: bool) -> None:
+    """A result key whose boolean answers a question about the input: its last word decides."""
+    assert v.is_verdict_key(key) is verdict

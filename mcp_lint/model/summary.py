@@ -392,6 +392,10 @@ class FunctionSummary(_DefaultsLeftOut):
     # summarize hook): (Handler.site, the clause's own words before that text, as in `f"Export
     # failed: {exc}"`; "" where some use of the text has no words of the clause before it).
     words_before_caught: tuple[tuple[str, str], ...] = ()
+    # Its `except` clauses (Handler.site) that log the caught failure with its traceback
+    # (`logger.exception`, `exc_info=True`): a helper whose every caller does needs no log line
+    # of its own for that failure (callers_words.py).
+    traced_sites: tuple[str, ...] = ()
 
 
 @dataclass

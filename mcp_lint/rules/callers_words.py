@@ -113,6 +113,43 @@ def _words_of(handler: Handler) -> str | None:
     return "" if any(not _content_words(w.split(". ")[-1]) for w in words) else " | ".join(words)
 
 
+def traced_clauses(fn: FunctionFacts) -> Iterator[str]:
+    """Handler.site of each clause of `fn` that logs the failure with its traceback
+    (`logger.exception(...)`, `exc_info=True`, `traceback.print_exc()`)."""
+    for handler in fn.handlers:
+        if handler.site and any(
+            isinstance(node, cst.Call) and is_log_call(node) and _with_traceback(node) for node in descendants(handler.node.body, into_scopes=False)
+        ):
+            yield handler.site
+
+
+def _with_traceback(call: cst.Call) -> bool:
+    func = call.func
+    if dotted(func) in {"traceback.print_exc", "traceback.print_exception"}:
+        return True
+    if isinstance(func, cst.Attribute) and func.attr.value == "exception":
+        return True
+    return any(arg.keyword is not None and arg.keyword.value == "exc_info" and dotted(arg.value) not in {"False", "None"} for arg in call.args)
+
+
+def callers_log_the_traceback(project: LinkedProject, function: str, raised: str, raised_qual: str) -> bool:
+    """Does every caller of `function` catch `raised` in a clause that logs it with its traceback
+    (`logger.exception("Export failed")`)? Then the helper's own log line, which a reason-only
+    fix adds, logs the same failure a second time: the fix adds none."""
+    callers = project.callers_of(function)
+    if not callers or not raised:
+        return False
+    names = frozenset({raised, *(last_name(a) for a in (project.class_ancestors(raised_qual) if raised_qual else ()))})
+    for caller, edge in callers:
+        found = project.function(caller)
+        if found is None:
+            return False
+        clauses = [clause for guard in edge.guarded if (clause := catching_clause(guard, names)) is not None]
+        if not clauses or not all(site in found[1].traced_sites for _, _, site in clauses):
+            return False
+    return True
+
+
 def _is_text_of(expr: cst.BaseExpression, name: str | None) -> bool:
     """`e` or `str(e)`."""
     if isinstance(expr, cst.Name):

@@ -973,7 +973,7 @@ def reports_partial_success(fn: FunctionFacts, handler: Handler | None, value: c
     the work (a created item it would create again)."""
     if handler is None:
         return False
-    if _reports_collected_items(fn, handler, value):
+    if _reports_collected_items(fn, handler, value) or degrades(fn, handler):
         return True
     doc = fn.node.get_docstring(clean=False) if isinstance(fn.node, cst.FunctionDef) else None
     if doc and _NOT_RAISED.search(doc):
@@ -982,6 +982,52 @@ def reports_partial_success(fn: FunctionFacts, handler: Handler | None, value: c
 
 
 _COLLECTING_METHODS = frozenset({"append", "add", "extend", "update", "insert", "appendleft"})
+
+# A key or attribute that marks an answer as partial (`result["partial"] = True`, `meta.degraded = True`).
+_PARTIAL_MARK = lazy_compile(r"(?i)partial|degraded|incomplete")
+
+
+def degrades(fn: FunctionFacts, handler: Handler) -> bool:
+    """Does the clause degrade on purpose? It records the failure into a value the function goes
+    on to return (`meta.notes.append(f"could not fetch the price list: {e}")`, `warnings.append(...)`,
+    `result["partial"] = True`) or into a collection before it goes on with the loop (`continue`):
+    the answer is given without the failed part. A raise there would fail the whole call and
+    leave the note dead; the fix keeps the flow and only takes the exception's text out."""
+    if handler.node is None:
+        return False  # a gathered exception (`asyncio.gather(..., return_exceptions=True)`): no clause
+    body = handler.node.body
+    assigned_here = {
+        target.target.value
+        for node in descendants(body, into_scopes=False)
+        if isinstance(node, cst.Assign)
+        for target in node.targets
+        if isinstance(target.target, cst.Name)
+    }
+    recorded: set[str] = set()
+    for node in descendants(body, into_scopes=False):
+        if isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute) and node.func.attr.value in _COLLECTING_METHODS:
+            recorded |= _root_names(node.func.value)
+        elif isinstance(node, cst.Assign) and dotted(node.value) == "True":
+            for target in node.targets:
+                key = target.target.attr.value if isinstance(target.target, cst.Attribute) else literal_text(target.target.slice[0].slice.value) if isinstance(target.target, cst.Subscript) and isinstance(target.target.slice[0].slice, cst.Index) else None
+                if key and _PARTIAL_MARK.search(key):
+                    recorded |= _root_names(target.target)
+    recorded -= assigned_here | {handler.name or ""}
+    if not recorded:
+        return False
+    if any(isinstance(node, cst.Continue) for node in descendants(body, into_scopes=False)):
+        return True
+    return any(
+        isinstance(node, cst.Return) and node.value is not None and _names_in(node.value) & recorded
+        for node in descendants(fn.node.body, into_scopes=False)
+    )
+
+
+def _root_names(node: cst.BaseExpression) -> set[str]:
+    """The local a receiver is reached from: `meta` of `meta.notes`, `result["warnings"]`."""
+    while isinstance(node, (cst.Attribute, cst.Subscript)):
+        node = node.value
+    return {node.value} if isinstance(node, cst.Name) else set()
 
 
 def _reports_collected_items(fn: FunctionFacts, handler: Handler, value: cst.BaseExpression) -> bool:

@@ -25,7 +25,7 @@ from mcp_lint.model.frameworks import TOOL_ERROR_CLASSES
 from mcp_lint.model.names import last_name
 from mcp_lint.model.summary import CallEdge, FunctionSummary, Latent, receiver_shift
 from mcp_lint.rules.base import LinkedProject, Reach, RenderContext, Rule
-from mcp_lint.rules.callers_words import callers_say_the_operation
+from mcp_lint.rules.callers_words import callers_log_the_traceback, callers_say_the_operation
 from mcp_lint.rules.exception_text import HandedOn, reported_down
 from mcp_lint.rules.mcp002_carriers import Carriers
 from mcp_lint.rules.mcp002_payload import raw_text
@@ -457,4 +457,6 @@ def _reason_only_where_callers_say_the_operation(latent: Latent, function: str, 
     if payload.reason_fix is None or not callers_say_the_operation(project, function, payload.raised, latent.raises_qual, payload.fix_words, reached):
         return latent
     message, edits, logs = payload.reason_fix
+    if payload.reason_fix_quiet is not None and callers_log_the_traceback(project, function, payload.raised, latent.raises_qual):
+        message, edits, logs = payload.reason_fix_quiet  # the callers log it with its traceback: once is enough
     return replace(latent, fix_message=message, fix_edits=edits, fix_needs=("logger",) if logs else ())

@@ -116,6 +116,9 @@ class RawText(Payload):
     # (rules/callers_words.py): (its help, its edits, whether it logs); and the author's words
     # the usual fix keeps, which those callers' words are compared with at link time.
     reason_fix: tuple[str, tuple[Edit, ...], bool] | None = None
+    # The same fix without a log line, for a helper whose every caller logs the failure with its
+    # traceback (callers_words.callers_log_the_traceback): it would be logged twice.
+    reason_fix_quiet: tuple[str, tuple[Edit, ...], bool] | None = None
     fix_words: str = ""
 
 

@@ -44,7 +44,7 @@ from mcp_lint.rules.base import (
     placeholder,
     related_at,
 )
-from mcp_lint.rules.callers_words import names_the_operation_only, reason_of, words_before_caught
+from mcp_lint.rules.callers_words import names_the_operation_only, reason_of, traced_clauses, words_before_caught
 from mcp_lint.rules.mcp002_carried_text import CarriedText
 from mcp_lint.rules.mcp002_payload import RawText, raw_text
 from mcp_lint.rules.mcp002_own_advice import VALIDATION_ERROR, author_text, library_raising, nameable_classes, own_raises, pass_through_names
@@ -78,6 +78,7 @@ from mcp_lint.rules.handler_fix import (
     written_across_branches,
     raises_own_text,
     runs_a_handed_function,
+    degrades,
     reports_partial_success,
     is_project_log_call,
     logger_style,
@@ -819,6 +820,10 @@ async def get_forecast(city: str) -> str:
         # `raise err` of a local exception object has no message to rewrite in place.
         rewritable = sink_handler is handler and (variant == "return" or sent is sent_call)
         fix = _build_fix(ctx, fn, node, sent, handler, variant, found) if rewritable else None
+        if fix is None and flow_source.element and statement is not None and variant == "return" and degrades(fn, handler):
+            # `meta.notes.append(f"could not fetch the price list: {e}")`, the answer returned
+            # after the `try`: the note stays, without the exception's text (never a raise).
+            fix = _build_fix(ctx, fn, statement, value, handler, "note", found)
         if fix is _SKIPS_CLEANUP:
             fix, payload = None, replace(payload, clause_cleans_up=True)
         needs = () if variant == "raise-other" or (fix is not None and not fix.raises) else ("ToolError",)
@@ -1011,6 +1016,9 @@ async def get_forecast(city: str) -> str:
             reason = _build_fix(ctx, fn, node, value, handler, variant, found, reason_only=True)
             if reason is not None:
                 payload = replace(payload, reason_fix=(reason.description, reason.edits, reason.logs), fix_words=fix.words)
+                quiet = _build_fix(ctx, fn, node, value, handler, variant, found, reason_only=True, quiet=True)
+                if quiet is not None:
+                    payload = replace(payload, reason_fix_quiet=(quiet.description, quiet.edits, quiet.logs))
         return _at_taken_text(self.latent(
             ctx,
             built if built is not None else value,
@@ -1034,6 +1042,7 @@ async def get_forecast(city: str) -> str:
         helpers whose raises it catches (callers_words.py)."""
         if fn.handlers:
             summary.words_before_caught = tuple(words_before_caught(fn))
+            summary.traced_sites = tuple(traced_clauses(fn))
 
     def link_start(self, project: LinkedProject, reached: Mapping[str, Reach]) -> CarriedText:
         return CarriedText(self, project, reached)
@@ -1968,6 +1977,7 @@ def _build_fix(
     variant: str,
     found: cst.CSTNode,
     reason_only: bool = False,
+    quiet: bool = False,
 ) -> _Fix | None:
     """The fix of one statement. `reason_only` (a helper's raise of its own class): the new
     message says only why (the status, the error's class), for callers that put its text after
@@ -1986,8 +1996,8 @@ def _build_fix(
     in_place = _fix_in_branch(ctx, fn, node, value, handler)
     if in_place is not None:
         return in_place
-    status = _status_message(value) if variant == "return" else None
-    partial = variant == "return" and (reports_partial_success(fn, handler, value, ctx) or never_raises(fn))
+    status = _status_message(value) if variant == "return" else value if variant == "note" else None
+    partial = variant == "note" or (variant == "return" and (reports_partial_success(fn, handler, value, ctx) or never_raises(fn)))
     if partial:
         # The work was done and a side step failed, or the function answers on every path (a
         # health check): the reply stays a reply, only the exception's text leaves it (a raise
@@ -2025,6 +2035,10 @@ def _build_fix(
         if status is None:  # (a status tuple's callers read its text as the author wrote it)
             keep_os_reason(message, handler)
             keep_library_reason(message, handler, ctx.model.aliases)
+    elif variant == "note":
+        # The note says why where the code can tell without the text: the status, the library's class.
+        keep_caught_status(message, handler)
+        keep_library_reason(message, handler, ctx.model.aliases)
     indent = indent_of(ctx, node)
     cause = _cause(node, _innermost_handler(fn, node, handler), ctx)
     # A helper's own exception class stays (its callers may catch it); elsewhere ToolError.
@@ -2036,6 +2050,10 @@ def _build_fix(
         # The caller's own argument was rejected ("Invalid timezone: {timezone_name}"): a
         # validation failure the model corrects, not a fault of the server. Its traceback in the
         # log would be noise at every bad input; the cause stays chained (`from e`).
+        plan = replace(plan, add_call=False, edit=None)
+    if quiet:
+        # Every caller logs the failure with its traceback already: a log line here would be a
+        # second record of it (callers_words.callers_log_the_traceback).
         plan = replace(plan, add_call=False, edit=None)
     if variant == "raise-other" and plan.add_call and not reason_only:
         # The exception still propagates as an unexpected one, its cause chained (`from e`): the
@@ -2109,6 +2127,9 @@ def _build_fix(
     edits.extend(filter(None, [unused_binding(handler, [node, *deleted], replacement, ctx)]))
     if status is not None:
         verb = "Log the exception and return" if plan.add_call else "Return"
+        if variant == "note":
+            verb = "Log the exception and record" if plan.add_call else "Record"
+            return _Fix(f"{verb} the note without the exception text ({short})", tuple(edits), plan.add_call, raises=False)
         if partial:
             return _Fix(f"{verb} the reply without the exception text ({short})", tuple(edits), plan.add_call, raises=False)
         return _Fix(f"{verb} the status without the exception text ({short})", tuple(edits), plan.add_call, raises=False)

@@ -108,6 +108,7 @@ from mcp_lint.vocabulary import (
     is_status_tool,
     hint_keys_in,
     is_hint_key,
+    is_verdict_key,
 )
 
 def _names_an_unknown_tool(value: cst.BaseExpression, ctx: FileContext) -> bool:
@@ -158,10 +159,12 @@ _BROAD_CLASSES = frozenset({"Exception", "BaseException"})
 _TEXT_KINDS = frozenset({"string", "content"})  # a failure said in words (a text, a TextContent of it)
 
 
-def _answers_status_tools_only(context: RenderContext) -> bool:
+def _answers_status_tools_only(context: RenderContext, by_result: bool = False) -> bool:
     """Is the check's answer sent only as a status check's (the check is the tool, or every tool
-    reaching it is a status tool)? A tool of no status of its own returning it fails the call."""
-    if not is_status_tool(context.function):
+    reaching it is a status tool)? A tool of no status of its own returning it fails the call.
+    `by_result`: the function documents a verdict as its result (`_documented_verdict`), which
+    makes it a status check whatever its name."""
+    if not (by_result or is_status_tool(context.function)):
         return False
     return context.is_tool or (bool(context.tools) and all(is_status_tool(tool) for tool in context.tools))
 
@@ -220,6 +223,40 @@ def _flag_outcome(value: cst.BaseExpression, fn: FunctionFacts) -> bool:
         if other is not value and isinstance(other, cst.Dict) and flags & _dict_flags(other, "True"):
             return True
     return False
+
+
+def _documented_verdict(value: cst.BaseExpression, fn: FunctionFacts, ctx: FileContext) -> bool:
+    """`{"verified": False, "reason": "signature expired"}` where the function documents that
+    negative answer as its result: its docstring names the verdict key with False (`returns
+    {"verified": False, "reason": ...} on rejection`), or its return annotation is a class of the
+    module declaring the key a `bool`. The function answers a question about its input; False is
+    the answer (a status check's, whatever its name), not a failure of the call."""
+    if not isinstance(value, cst.Dict):
+        return False
+    keys = [key for key in _dict_flags(value, "False") if is_verdict_key(key)]
+    if not keys:
+        return False
+    doc = fn.node.get_docstring() if isinstance(fn.node, cst.FunctionDef) else None
+    if doc and any(re.search(rf"\b{re.escape(key)}\b[^\n]{{0,12}}?\b(?:False|false)\b", doc) for key in keys):
+        return True
+    returns = fn.node.returns if isinstance(fn.node, cst.FunctionDef) else None
+    cls = last_name(dotted(returns.annotation) or "") if returns is not None else ""
+    return bool(cls) and any(key in _bool_fields(ctx, cls) for key in keys)
+
+
+def _bool_fields(ctx: FileContext, cls: str) -> frozenset[str]:
+    """The fields a class of the module declares `bool` (`verified: bool` of a TypedDict, a
+    dataclass, a model)."""
+    for statement in ctx.module.body:
+        if isinstance(statement, cst.ClassDef) and statement.name.value == cls and isinstance(statement.body, cst.IndentedBlock):
+            return frozenset(
+                small.target.value
+                for line in statement.body.body
+                if isinstance(line, cst.SimpleStatementLine)
+                for small in line.body
+                if isinstance(small, cst.AnnAssign) and isinstance(small.target, cst.Name) and dotted(small.annotation.annotation) == "bool"
+            )
+    return frozenset()
 
 
 def _dict_flags(value: cst.Dict, literal: str) -> set[str]:
@@ -424,6 +461,14 @@ class FailureValue(Payload):
     # probed call, _probe_verdict; a flag another return sets True, _flag_outcome): judged as a
     # status report where only status tools send it.
     status_answer: bool = False
+    # ... because the function documents the verdict as its result (`_documented_verdict`): a
+    # status check whatever its name.
+    answers_by_result: bool = False
+    # Another return of the function sends a dict of the same shape (`{"verified": False,
+    # "error": ...}`) judged otherwise (own_failure, status_answer): where a status check's
+    # exemption keeps that one a result, a fix of this one alone would make the function answer
+    # two ways; no fix there (all of them or none, _all_or_none).
+    siblings_apart: bool = False
     unknown_tool: bool = False  # a dispatcher's answer to a tool name it does not list
     # `return _fail(msg)` of a function of another module: a failure unless it builds a real
     # error result (or raises); `required`: only its body tells that it builds a failure.
@@ -453,6 +498,10 @@ class FailureValue(Payload):
     # The sentence of the function's docstring that documents the error result the fix removes
     # (`On unknown item returns {"error": "<msg>"}`): the model reads it as the tool's contract.
     documented: str = ""
+    # The sentence of an enclosing function's docstring (a decorator wrapping tools) that says the
+    # function answers instead of raising (`A tool call without a key returns a clear message
+    # instead of raising.`), with that function's name: the fix makes it stale; its help says so.
+    stale_doc: tuple[str, str] | None = None
     # With error_slot: the item is an `except` clause's report of the caught exception that holds
     # the reply on success (_handler_item), not an item only failures fill.
     in_handler: bool = False
@@ -1249,6 +1298,9 @@ def check_health() -> dict:
     )
 
     def check(self, fn: FunctionFacts, ctx: FileContext) -> Iterable[Latent]:
+        return _all_or_none(list(self._check_returns(fn, ctx)), fn, ctx)
+
+    def _check_returns(self, fn: FunctionFacts, ctx: FileContext) -> Iterator[Latent]:
         lookup = is_single_lookup(fn.name, fn.params)
         unpacked = _unpacked_statuses(fn) if fn.calls else []
         # A helper named to build an error whose every return is a failure value only formats
@@ -1478,6 +1530,7 @@ def check_health() -> dict:
             and (not in_branch or _goes_straight_to(fn, anchor, ret.node))
             else ""
         )
+        verdict_answer = _documented_verdict(_unwrap(resolved, ctx), fn, ctx)
         payload = FailureValue(
             what=clip(" ".join(description.replace("{}", "…").split()), 60),
             msg=msg,
@@ -1498,8 +1551,11 @@ def check_health() -> dict:
             or (ret.handler is None and _tests_a_failed_reply(fn, ctx, ret.conditions))
             # (A dict's description names its key: its message says what the complaint is.)
             or (_takes_arguments(fn) and (is_argument_complaint(description) or _complains_of_arguments(stated))),
-            status_answer=ret.handler is not None
-            and ((kind in _TEXT_KINDS and _probe_verdict(fn, ret.handler)) or _flag_outcome(resolved, fn)),
+            status_answer=(
+                ret.handler is not None and ((kind in _TEXT_KINDS and _probe_verdict(fn, ret.handler)) or _flag_outcome(resolved, fn))
+            )
+            or verdict_answer,
+            answers_by_result=verdict_answer,
             by_path=by_path,
             verdict=verdict,
         )
@@ -1507,7 +1563,7 @@ def check_health() -> dict:
             msg = ""  # a local of the author's would be left unread (F841), its text dropped
             payload = replace(payload, msg="")
         if msg:
-            payload = replace(payload, documented=_documented_error_result(fn, resolved, ctx))
+            payload = replace(payload, documented=_documented_error_result(fn, resolved, ctx), stale_doc=_says_it_never_raises(fn, ctx))
         if msg and ret.handler is not None:
             # `kind, text = describe(e)` only fed the old return: its line goes with it.
             payload = replace(payload, dead=tuple((e.location, e.end_location) for e in dead_unpacking(ret.handler, anchor, msg, ctx)))
@@ -1626,6 +1682,8 @@ def check_health() -> dict:
             # a function the `call_tool` handler delegates the dispatch to (as the protocol-error rule judges it).
             return None
         judged = context
+        if isinstance(payload, FailureValue) and payload.answers_by_result and _answers_status_tools_only(context, True):
+            return None  # `{"verified": False, "reason": ...}`, documented: the check's answer
         if not (isinstance(payload, FailureValue) and payload.own_failure):
             judged = _without_status_tools(context)
             if judged is None:
@@ -1668,6 +1726,9 @@ def check_health() -> dict:
         if _failure(latent).documented and _failure(latent).msg:
             # Rewriting prose is the author's call; the fix says what it leaves stale.
             notes.append(f"the docstring (the tool's description for the model) documents the error result the fix removes: '{_failure(latent).documented}'; update it with the fix")
+        if _failure(latent).stale_doc is not None and _failure(latent).msg:
+            owner, sentence = _failure(latent).stale_doc  # type: ignore[misc]
+            notes.append(f"the docstring of {owner} says the old behaviour the fix changes: '{sentence}'; update it with the fix")
         if context.lowlevel:
             help_text, advice_note = lowlevel_failure_advice(context, "CallToolResult(..., isError=True)")
             if advice_note:
@@ -1687,6 +1748,8 @@ def check_health() -> dict:
         msg = payload.msg
         if not msg:
             return None
+        if payload.siblings_apart and (is_status_tool(context.function) or any(is_status_tool(tool) for tool in context.tools)):
+            return None  # a sibling return of the same shape stays the status check's answer
         start, end = payload.stmt
         cause = payload.cause
         if toolerror_available(context) and not payload.raise_caught:
@@ -1708,11 +1771,40 @@ def check_health() -> dict:
             if payload.label is not None:
                 (label_start, label_end), label_text = payload.label
                 edits = (head, Edit(label_start, label_end, label_text), *edits[1:])
-            return FixSpec(Applicability.UNSAFE, f"Raise {PH_TOOL_ERROR}(...){cause} instead", edits, ("ToolError",), raises="ToolError")
+            stale = f"; update {payload.stale_doc[0]}'s docstring" if payload.stale_doc else ""
+            return FixSpec(Applicability.UNSAFE, f"Raise {PH_TOOL_ERROR}(...){cause} instead{stale}", edits, ("ToolError",), raises="ToolError")
         edit = Edit(start, end, f"raise {PH_TOOL_ERROR}({msg}){cause}")
         message = " ".join(msg.split())
         message = message if len(message) <= 60 else message[:57] + "..."
-        return FixSpec(Applicability.UNSAFE, f"Raise {PH_TOOL_ERROR}({message}){cause} instead", (edit,), ("ToolError",), raises="ToolError")
+        stale = f"; update {payload.stale_doc[0]}'s docstring" if payload.stale_doc else ""  # the sentence: a note
+        return FixSpec(Applicability.UNSAFE, f"Raise {PH_TOOL_ERROR}({message}){cause} instead{stale}", (edit,), ("ToolError",), raises="ToolError")
+
+
+def _all_or_none(latents: list[Latent], fn: FunctionFacts, ctx: FileContext) -> list[Latent]:
+    """Mark the failure values whose sibling returns send a dict of the same shape (its keys, and
+    which of them hold True, False or None) judged otherwise (`siblings_apart`): a fix turns a
+    return into a raise only where it would turn all of them (fix safety)."""
+    shapes: dict[Span, frozenset[tuple[str, str]]] = {}
+    for ret in fn.returns:
+        value = _unwrap(unwrap_await(fn.value_of(ret.node.value)), ctx) if ret.node.value is not None else None
+        if isinstance(value, cst.Dict):
+            shapes[node_span(ctx, ret.node)] = frozenset(
+                (key, text if text in {"True", "False", "None"} else "*") for key, item in literal_items(value) for text in [dotted(item)]
+            )
+    if len(shapes) < 2:
+        return latents
+    judged: dict[frozenset[tuple[str, str]], set[tuple[bool, bool]]] = {}
+    for latent in latents:
+        payload = latent.payload
+        if isinstance(payload, FailureValue) and payload.stmt in shapes:
+            judged.setdefault(shapes[payload.stmt], set()).add((payload.own_failure, payload.status_answer))
+    out = []
+    for latent in latents:
+        payload = latent.payload
+        if isinstance(payload, FailureValue) and payload.msg and payload.stmt in shapes and len(judged[shapes[payload.stmt]]) > 1:
+            latent = replace(latent, payload=replace(payload, siblings_apart=True))
+        out.append(latent)
+    return out
 
 
 def _sent_values(fn: FunctionFacts, ret: ReturnFact, value: cst.BaseExpression) -> list[tuple[cst.BaseExpression, cst.CSTNode, tuple[cst.BaseExpression, ...]]]:
@@ -1905,6 +1997,32 @@ def _documented_error_result(fn: FunctionFacts, value: cst.BaseExpression, ctx: 
         if quoted.search(sentence):
             return clip(" ".join(sentence.split()), 80)
     return ""
+
+
+# A sentence saying the code answers rather than raises ("returns a clear message instead of
+# raising", "never raises", "does not raise").
+_ANSWERS_INSTEAD = lazy_compile(
+    r"(?i)\b(?:instead\s+of|rather\s+than)\s+(?:rais|throw)|\b(?:never|not|n't)\s+(?:raises?|throws?)\b"
+)
+
+
+def _says_it_never_raises(fn: FunctionFacts, ctx: FileContext) -> tuple[str, str] | None:
+    """(name, sentence) of the function enclosing `fn` (`_guard` of its `wrapper`) whose docstring
+    says the code answers instead of raising: a fix turning `fn`'s return into a raise makes that
+    sentence wrong. (The function's own docstring saying so withholds the fix: never_raises.)"""
+    for node in descendants(ctx.module, into_scopes=True):
+        if not isinstance(node, cst.FunctionDef) or node is fn.node or not isinstance(node.body, cst.IndentedBlock):
+            continue
+        if not any(statement is fn.node for statement in node.body.body):
+            continue
+        doc = node.get_docstring()
+        if not doc:
+            return None
+        for sentence in re.split(r"(?<=[.!?])\s+|\n\s*\n", doc):
+            if _ANSWERS_INSTEAD.search(sentence):
+                return node.name.value, clip(" ".join(sentence.split()), 80)
+        return None
+    return None
 
 
 def _appended(text: Message, items: list[tuple[str, str]]) -> bool:
