@@ -78,7 +78,9 @@ from mcp_lint.rules.results import (
     builder_returns_text,
     is_text,
     _dict_items,
+    _kwarg,
     _local_function,
+    _text_content,
     _unwrap,
     classify_return,
     envelope_callee,
@@ -95,12 +97,14 @@ from mcp_lint.vocabulary import (
     ERROR_KEYS,
     EXCHANGE_REPORT_KEYS,
     FAILED_OPENING,
+    FAILED_STATUSES,
     FAILURE_STATUS_WORDS,
     FLAG_KEYS,
     HINT_KEYS,
     MESSAGE_KEYS,
     REPLY_STATUS_FIELDS,
     ALREADY_DONE,
+    STATE_KEYS,
     SUCCESS_KEYS,
     SUCCESS_MARK,
     UNKNOWN_TOOL,
@@ -1049,6 +1053,54 @@ def _success_flag_from_a_test(value: cst.BaseExpression, fn: FunctionFacts, ctx:
     return "dict", f'"{key}" set by a test of the reply', None
 
 
+def _status_chosen_by_a_test(value: cst.BaseExpression, fn: FunctionFacts, ctx: FileContext) -> tuple[str, str, None] | None:
+    """`{"status": "success" if ok else "failed", ...}`: a result whose status word a conditional
+    expression picks, one of its words a failure. Whichever word is picked, the dict goes out as
+    the tool's success, so on the path that picks the failure word the failure is a success on
+    the wire. No message to raise (the fix would have to test the condition first), so no fix.
+    (Both words failures, or neither: nothing chosen here tells a failure from an answer.)"""
+    items = _carried_items(value, ctx)
+    if not items:
+        return None
+    for key in ("status", *STATE_KEYS):
+        chosen = fn.value_of(items[key]) if key in items else None
+        if type(chosen) is not cst.IfExp:
+            continue
+        words = (literal_text(chosen.body), literal_text(chosen.orelse))
+        if None in words or _sums_up_counts(chosen.test, fn):
+            continue  # `"error" if failed else "ok"` of a batch the function counted: its summary
+        failed = [word for word in words if word.lower() in (FAILED_STATUSES if key == "status" else FAILURE_STATUS_WORDS)]
+        if len(failed) == 1:
+            return "dict", f'"{key}" chosen by a test ("{failed[0]}")', None
+    return None
+
+
+def _sums_up_counts(test: cst.BaseExpression, fn: FunctionFacts) -> bool:
+    """A test of the function's own counts: a list it collects or a counter it steps (`failed`,
+    `len(failed) > 0`, `errors == 0`)."""
+    if isinstance(test, cst.UnaryOperation):
+        test = test.expression
+    if isinstance(test, cst.Comparison):
+        return _counts_only(test, fn)
+    name = test.value if isinstance(test, cst.Name) else _length_of_a_name(test)
+    return name is not None and name in _counters(fn) | _collected(fn)
+
+
+def _carried_items(value: cst.BaseExpression, ctx: FileContext) -> dict[str, cst.BaseExpression] | None:
+    """The items of the dict a returned value carries: the dict itself, serialised
+    (`json.dumps(result)`), or as the text of the one content block of a list
+    (`[TextContent(type="text", text=json.dumps(result))]`)."""
+    value = _unwrap(unwrap_await(value), ctx)
+    if isinstance(value, (cst.List, cst.Tuple)) and len(value.elements) == 1:
+        block = value.elements[0].value
+        content = _text_content(block, ctx)
+        text = _kwarg(content, "text") if content is not None else None
+        if text is None:
+            return None
+        value = _unwrap(text, ctx)
+    return _dict_items(value)
+
+
 def _counts_only(test: cst.Comparison, fn: FunctionFacts) -> bool:
     """Does the test compare only the function's own counts and numbers: its counters
     (`succeeded = 0` ... `succeeded += 1`) or the length of a list it collects (`failed = []` ...
@@ -1406,7 +1458,7 @@ def check_health() -> dict:
         if found is None and conditional:
             found = _failure_in_result_object(resolved, fn)
         if found is None and ret.handler is None:
-            found = _success_flag_from_a_test(resolved, fn, ctx)
+            found = _success_flag_from_a_test(resolved, fn, ctx) or _status_chosen_by_a_test(resolved, fn, ctx)
         if found is None and id(value) in fn.reaching_prefixes:
             found = _failure_prefix(fn.reaching_prefixes[id(value)], value)
         if found is None and worded and _written_text(unwrap_await(resolved)):
