@@ -1087,18 +1087,23 @@ def _sums_up_counts(test: cst.BaseExpression, fn: FunctionFacts) -> bool:
 
 
 def _carried_items(value: cst.BaseExpression, ctx: FileContext) -> dict[str, cst.BaseExpression] | None:
-    """The items of the dict a returned value carries: the dict itself, serialised
-    (`json.dumps(result)`), or as the text of the one content block of a list
-    (`[TextContent(type="text", text=json.dumps(result))]`)."""
+    """The items of the dict a returned value carries (`_carried_value`)."""
+    carried = _carried_value(value, ctx)
+    return _dict_items(carried) if carried is not None else None
+
+
+def _carried_value(value: cst.BaseExpression, ctx: FileContext) -> cst.BaseExpression | None:
+    """What a returned value sends: itself, what it serialises (`json.dumps(result)`), or the
+    text of the one content block of a list (`[TextContent(type="text", text=json.dumps(result))]`),
+    serialised locals resolved where they are assigned once."""
     value = _unwrap(unwrap_await(value), ctx)
     if isinstance(value, (cst.List, cst.Tuple)) and len(value.elements) == 1:
-        block = value.elements[0].value
-        content = _text_content(block, ctx)
+        content = _text_content(value.elements[0].value, ctx)
         text = _kwarg(content, "text") if content is not None else None
         if text is None:
             return None
         value = _unwrap(text, ctx)
-    return _dict_items(value)
+    return value
 
 
 def _counts_only(test: cst.Comparison, fn: FunctionFacts) -> bool:
@@ -1340,7 +1345,7 @@ def check_health() -> dict:
                 # The fix raises the message here (the linker offers it only when every caller is
                 # a tool's path that returns the value as it is: issue 23's contract rule).
                 msg = _written_message(value, ret, ctx)
-                for resolved, anchor, conditions in _sent_values(fn, ret, value):
+                for resolved, anchor, conditions in _sent_values(fn, ctx, ret, value):
                     for latent in self._check_value(fn, ctx, ret, value, resolved, anchor, conditions, True, lookup, unpacked):
                         yield replace(latent, payload=replace(_failure(latent), writes_message=True, msg=msg if anchor is ret.node else ""))
                 continue
@@ -1356,7 +1361,7 @@ def check_health() -> dict:
                 # or the clause's report in the one item that holds the reply otherwise.
                 yield self._error_item(fn, ctx, ret, max(slot, reported), in_handler=reported >= 0)
                 continue
-            for resolved, anchor, conditions in _sent_values(fn, ret, value):
+            for resolved, anchor, conditions in _sent_values(fn, ctx, ret, value):
                 latents = self._check_value(fn, ctx, ret, value, resolved, anchor, conditions, conditional, lookup, unpacked)
                 for latent in latents:
                     yield self._judged(latent, fn, ctx, ret, resolved, conditions or above, builds_for_callers)
@@ -1390,7 +1395,7 @@ def check_health() -> dict:
         a failure whatever its branch (the function describes an exception a caller caught), no
         fix here (whether a raise suits every caller is the linker's to judge), and reported only
         where a caller on a tool's path hands a caught exception in (Latent.param)."""
-        for resolved, anchor, conditions in _sent_values(fn, ret, value):
+        for resolved, anchor, conditions in _sent_values(fn, ctx, ret, value):
             # `msg = describe(exc); return msg` (or `f"{msg}\n\n{HINT}"`): the failure is built
             # where the parameter is handed on whole, one flow, reported there when it reports it.
             handed = _parameter_handed_on(fn, resolved, fn.params[param])
@@ -1767,11 +1772,16 @@ def check_health() -> dict:
         return FixSpec(Applicability.UNSAFE, f"Raise {PH_TOOL_ERROR}({message}){cause} instead", (edit,), ("ToolError",), raises="ToolError")
 
 
-def _sent_values(fn: FunctionFacts, ret: ReturnFact, value: cst.BaseExpression) -> list[tuple[cst.BaseExpression, cst.CSTNode, tuple[cst.BaseExpression, ...]]]:
+def _sent_values(fn: FunctionFacts, ctx: FileContext, ret: ReturnFact, value: cst.BaseExpression) -> list[tuple[cst.BaseExpression, cst.CSTNode, tuple[cst.BaseExpression, ...]]]:
     """(value, statement that builds it, its `if` tests) for each value `ret` may send: its own
     (resolved through a local assigned once), or each branch's assignment of the returned local
     (`result = "Error: ..."` / `result = json.dumps(row)`; `return result`), reported there."""
     branches = fn.branch_values.get(id(value))
+    if not branches:
+        # `[TextContent(text=json.dumps(result))]`: the value sends what the serialised local
+        # holds, so each branch's assignment of it is a value sent.
+        carried = _carried_value(value, ctx)
+        branches = fn.branch_values.get(id(carried)) if type(carried) is cst.Name else None
     if branches:
         return [(store.value, store.statement, store.conditions) for store in branches if store.statement is not None]
     return [(fn.value_of(value), ret.node, ret.conditions)]
