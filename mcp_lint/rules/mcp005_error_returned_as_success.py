@@ -76,6 +76,7 @@ from mcp_lint.rules.messages import ERROR_PREFIX, Message, Placeholder, Text, ca
 from mcp_lint.rules.results import (
     builder_advice,
     builder_returns_text,
+    builds_error_results,
     is_text,
     _dict_items,
     _kwarg,
@@ -338,6 +339,25 @@ def _caught_exception_text(
     if not _is_text_expression(message) or find_exception_text(message, handler) is None:
         return None
     return "exception", handler.name, message
+
+
+def _through_formatters(value: cst.BaseExpression, ctx: FileContext) -> cst.BaseExpression:
+    """The first argument of a call to a function of this module that returns that argument as
+    it is on some path (`def finish(text): ... return text`, or `f"{text}\n\n{note}"` on
+    another): a pass-through formatter, whose value says what its argument says. Nested
+    formatters too; anything else as it is."""
+    for _ in range(3):
+        call = unwrap_await(value)
+        if not isinstance(call, cst.Call):
+            break
+        helper = _local_function(call, ctx)
+        first = next((a.value for a in call.args if a.keyword is None and not a.star), None)
+        if helper is None or first is None or not helper.returns_argument or is_error_builder_name(helper.name):
+            break
+        if builds_error_results(helper, ctx):
+            break  # `def fail(text): return CallToolResult(isError=True, ...)`: the right channel
+        value = first
+    return value
 
 
 def _only_about(value: cst.Dict, handler: Handler) -> bool:
@@ -1460,6 +1480,13 @@ def check_health() -> dict:
         found = classify_return(resolved, ctx, conditional=conditional, lookup=lookup)
         if found is None and ret.handler is not None:
             found = _caught_exception_text(resolved, ret.handler, ctx)
+        through = _through_formatters(resolved, ctx)
+        if found is None and through is not resolved:
+            # `return finish(str(exc))`, `finish` returning its text (a note appended at most):
+            # what the call returns is its argument's failure.
+            found = classify_return(through, ctx, conditional=conditional, lookup=lookup)
+            if found is None and ret.handler is not None:
+                found = _caught_exception_text(through, ret.handler, ctx)
         if found is None and conditional:
             found = _failure_in_result_object(resolved, fn)
         if found is None and ret.handler is None:
