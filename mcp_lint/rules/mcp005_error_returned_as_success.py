@@ -343,7 +343,7 @@ def _caught_exception_text(
 
 def _through_formatters(value: cst.BaseExpression, ctx: FileContext) -> cst.BaseExpression:
     """The first argument of a call to a function of this module that returns that argument as
-    it is on some path (`def finish(text): ... return text`, or `f"{text}\n\n{note}"` on
+    it is on some path (`def finish(text): ... return text`; `f"{text}\n\n{note}"` on
     another): a pass-through formatter, whose value says what its argument says. Nested
     formatters too; anything else as it is."""
     for _ in range(3):
@@ -354,6 +354,9 @@ def _through_formatters(value: cst.BaseExpression, ctx: FileContext) -> cst.Base
         first = next((a.value for a in call.args if a.keyword is None and not a.star), None)
         if helper is None or first is None or not helper.returns_argument or is_error_builder_name(helper.name):
             break
+        params = [p for p in helper.params if p not in {"self", "cls"}]
+        if not any(type(r.node.value) is cst.Name and r.node.value.value == params[0] for r in helper.returns):
+            break  # it writes around its argument on every path (`f"Error: {e}"`): its own returns are judged
         if builds_error_results(helper, ctx):
             break  # `def fail(text): return CallToolResult(isError=True, ...)`: the right channel
         value = first
