@@ -1076,7 +1076,7 @@ def _success_flag_from_a_test(value: cst.BaseExpression, fn: FunctionFacts, ctx:
     return "dict", f'"{key}" set by a test of the reply', None
 
 
-def _status_chosen_by_a_test(value: cst.BaseExpression, fn: FunctionFacts, ctx: FileContext) -> tuple[str, str, None] | None:
+def _status_chosen_by_a_test(value: cst.BaseExpression, fn: FunctionFacts, ctx: FileContext, at: cst.CSTNode) -> tuple[str, str, None] | None:
     """`{"status": "success" if ok else "failed", ...}`: a result whose status word a conditional
     expression picks, one of its words a failure. Whichever word is picked, the dict goes out as
     the tool's success, so on the path that picks the failure word the failure is a success on
@@ -1092,10 +1092,28 @@ def _status_chosen_by_a_test(value: cst.BaseExpression, fn: FunctionFacts, ctx: 
         words = (literal_text(chosen.body), literal_text(chosen.orelse))
         if None in words or _sums_up_counts(chosen.test, fn):
             continue  # `"error" if failed else "ok"` of a batch the function counted: its summary
+        if _probe_answer(chosen.test, fn, at):
+            continue  # `ok = client.test_connection()`: the check's verdict is the answer
         failed = [word for word in words if word.lower() in (FAILED_STATUSES if key == "status" else FAILURE_STATUS_WORDS)]
         if len(failed) == 1:
             return "dict", f'"{key}" chosen by a test ("{failed[0]}")', None
     return None
+
+
+def _probe_answer(test: cst.BaseExpression, fn: FunctionFacts, at: cst.CSTNode) -> bool:
+    """Is the test (through a local: its one assignment reaching `at`) the verdict of a call
+    that checks a status or probes a service (`ok = client.test_connection()`, `if api.ping()`)?"""
+    if isinstance(test, cst.UnaryOperation):
+        test = test.expression
+    called = unwrap_await(fn.value_of(test))
+    if type(called) is cst.Name and fn.flow_order is not None:
+        stores = fn.flow_order.reaching(called.value, at) or []
+        if len(stores) == 1 and stores[0].position is None and stores[0].slot is None:
+            called = unwrap_await(stores[0].value)
+    if not isinstance(called, cst.Call):
+        return False
+    name = last_name(dotted(called.func) or "")
+    return bool(name) and (is_status_tool(name) or is_reachability_probe(name))
 
 
 def _sums_up_counts(test: cst.BaseExpression, fn: FunctionFacts) -> bool:
@@ -1493,7 +1511,7 @@ def check_health() -> dict:
         if found is None and conditional:
             found = _failure_in_result_object(resolved, fn)
         if found is None and ret.handler is None:
-            found = _success_flag_from_a_test(resolved, fn, ctx) or _status_chosen_by_a_test(resolved, fn, ctx)
+            found = _success_flag_from_a_test(resolved, fn, ctx) or _status_chosen_by_a_test(resolved, fn, ctx, anchor)
         if found is None and id(value) in fn.reaching_prefixes:
             found = _failure_prefix(fn.reaching_prefixes[id(value)], value)
         if found is None and worded and _written_text(unwrap_await(resolved)):

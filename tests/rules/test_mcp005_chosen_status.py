@@ -55,3 +55,44 @@ def water_beds(bed_ids: list[str]) -> dict:
 
 def test_a_status_word_chosen_by_a_test_is_a_failure_on_one_path() -> None:
     check(SOURCE)
+
+
+PROBE = """\
+import json
+
+from mcp.server.fastmcp import FastMCP
+
+mcp = FastMCP("greenhouse")
+
+
+class Valves:
+    def test_connection(self) -> bool:
+        return True
+
+    def open(self) -> bool:
+        return True
+
+
+VALVES = Valves()
+
+
+@mcp.tool()
+def valve_link() -> str:
+    linked = VALVES.test_connection()
+    return json.dumps({"status": "success" if linked else "failed"})
+
+
+@mcp.tool()
+def valve_action(action: str) -> str:
+    if action == "open":
+        done = VALVES.open()
+        return json.dumps({"status": "success" if done else "failed"})  # expect: MCP005
+    elif action == "test_connection":
+        done = VALVES.test_connection()
+        return json.dumps({"status": "success" if done else "failed"})
+    return "unknown action"
+"""
+
+
+def test_a_status_word_chosen_by_a_probes_verdict_is_its_answer() -> None:
+    check(PROBE)
