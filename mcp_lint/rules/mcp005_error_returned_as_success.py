@@ -1106,8 +1106,8 @@ def _probe_answer(test: cst.BaseExpression, fn: FunctionFacts, at: cst.CSTNode) 
     if isinstance(test, cst.UnaryOperation):
         test = test.expression
     called = unwrap_await(fn.value_of(test))
-    if type(called) is cst.Name and fn.flow_order is not None:
-        stores = fn.flow_order.reaching(called.value, at) or []
+    if type(called) is cst.Name:
+        stores = fn.stores_reaching(called.value, at)
         if len(stores) == 1 and stores[0].position is None and stores[0].slot is None:
             called = unwrap_await(stores[0].value)
     if not isinstance(called, cst.Call):

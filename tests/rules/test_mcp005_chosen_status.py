@@ -90,7 +90,7 @@ def valve_action(action: str) -> str:
     elif action == "test_connection":
         done = VALVES.test_connection()
         return json.dumps({"status": "success" if done else "failed"})
-    return "unknown action"
+    return json.dumps({"status": "idle"})
 """
 
 
