@@ -1229,9 +1229,17 @@ def _message_builder(value: cst.BaseExpression, ctx: FileContext) -> str | None:
     return local.qualname if local is not None else envelope_callee(value, ctx)
 
 
-def _failure_prefix(prefix: cst.BaseExpression, value: cst.BaseExpression) -> tuple[str, str, cst.BaseExpression] | None:
+def _failure_prefix(prefix: cst.BaseExpression, value: cst.BaseExpression, ctx: FileContext) -> tuple[str, str, cst.BaseExpression] | None:
     """`summary = "Failed to convert the document.\n"; summary += ...; return summary`: a text
-    that opens as a failure ("Error: ...", "Failed ...") is one whatever is appended to it."""
+    that opens as a failure ("Error: ...", "Failed ...") is one whatever is appended to it; so is
+    one that opens with the text an error builder of this module writes (`msg =
+    auth_error_message()`, a function named to build an error that returns text on every path)."""
+    called = unwrap_await(prefix)
+    if isinstance(called, cst.Call):
+        helper = _local_function(called, ctx)
+        if helper is None or not is_error_builder_name(helper.name) or not builder_returns_text(called, ctx):
+            return None
+        return "string", f"the text {helper.name}() builds …", value
     text = literal_text(prefix)
     if text is None or not starts_as_error(text):
         return None
@@ -1513,7 +1521,13 @@ def check_health() -> dict:
         if found is None and ret.handler is None:
             found = _success_flag_from_a_test(resolved, fn, ctx) or _status_chosen_by_a_test(resolved, fn, ctx, anchor)
         if found is None and id(value) in fn.reaching_prefixes:
-            found = _failure_prefix(fn.reaching_prefixes[id(value)], value)
+            found = _failure_prefix(fn.reaching_prefixes[id(value)], value, ctx)
+        if found is None and not in_branch:
+            # `msg = auth_error_message(); msg += "..."; return [TextContent(text=msg)]`: the
+            # text a content block carries opens the same way.
+            carried = _carried_value(value, ctx)
+            if type(carried) is cst.Name and id(carried) in fn.reaching_prefixes:
+                found = _failure_prefix(fn.reaching_prefixes[id(carried)], value, ctx)
         if found is None and worded and _written_text(unwrap_await(resolved)):
             found = "string", _wording(resolved, ctx), resolved
         if found is None and conditional and fn.params[:1] == ("self",) and _own_fields(unwrap_await(resolved)) and _describes_itself(fn, ctx, lookup):
