@@ -72,3 +72,40 @@ def bird_note(bird_id: str) -> list[types.TextContent]:
 
 def test_a_branch_joined_serialised_local_sends_each_branch() -> None:
     check(SOURCE)
+
+
+TRY_BODY = """\
+import json
+
+import mcp.types as types
+from mcp.server.lowlevel import Server
+
+app = Server("aviary")
+
+
+def band(bird_id: str) -> dict:
+    return {"banded": bird_id}
+
+
+@app.call_tool()
+async def call_tool(name: str, arguments: dict) -> list[types.TextContent]:
+    try:
+        result = band(arguments["bird_id"])
+    except OSError:
+        result = {"error": f"Could not band bird {arguments['bird_id']}"}  # expect: MCP005
+    return [types.TextContent(type="text", text=json.dumps(result, indent=2))]
+
+
+@app.call_tool()
+async def call_tool_twice(name: str, arguments: dict) -> list[types.TextContent]:
+    result = {"error": "not banded yet"}
+    if arguments.get("bird_id"):
+        result = band(arguments["bird_id"])
+    return [types.TextContent(type="text", text=json.dumps(result, indent=2))]
+"""
+
+
+def test_the_try_bodys_last_store_does_not_reach_its_except_clause() -> None:
+    """`result = call()` raising into `except: result = {...}` stored nothing: the two stores
+    are branches, not a default the clause replaces."""
+    check(TRY_BODY)
