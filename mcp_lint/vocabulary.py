@@ -44,6 +44,70 @@ FAILURE_IN_OTHER_LANGUAGES = lazy_compile(
 "could not", "invalid"), and Russian besides: servers answer in their users' language, and so
 do their failure messages. Anywhere in a short message (the caller limits the length)."""
 
+NOT_CONNECTED_WORDING = lazy_compile(
+    r"\bno\s+(?:active|open|current)\s+(?:\w+\s+)?connection\b|\bnot\s+(?:yet\s+)?connected\b"
+    r"|\bno\s+hay\s+(?:ninguna\s+)?conexi[oó]n\b|\bsin\s+conexi[oó]n\s+activa\b|\bno\s+(?:est[aá]s?\s+)?conectad[oa]\b"
+    r"|\bkeine\s+(?:aktive\s+|offene\s+)?verbindung\b|\bnicht\s+verbunden\b"
+    r"|\baucune\s+connexion\b|\bpas\s+(?:de\s+connexion|connecté)|\bnon\s+connecté"
+    r"|\bnenhuma\s+conex[aã]o\b|\bn[aã]o\s+(?:est[aá]\s+)?conectad[oa]\b"
+    r"|没有(?:活动的|活跃的|可用的)?(?:数据库)?连接|沒有(?:活動的|可用的)?(?:資料庫)?連線|(?:尚)?未(?:连接|連接|連線)"
+    r"|接続されていません|接続がありません|未接続"
+    r"|(?<!\w)(?:нет\s+(?:активного\s+)?подключения|не\s+подключен\w*)(?!\w)",
+    re.IGNORECASE,
+)
+"""A call refused for want of a connection the server keeps ("No active connection. Use the
+connect tool first", "No hay ninguna conexión activa", "未连接数据库"): the model must connect
+first. English, Spanish, German, French, Portuguese, Chinese, Japanese (and Russian)."""
+
+NO_PERMISSION_WORDING = lazy_compile(
+    r"\b(?:insufficient|not\s+enough)\s+(?:permissions?|privileges?|rights|access)\b|\b(?:permission|access)\s+denied\b"
+    r"|权限不足|權限不足|无权|無權|没有权限|沒有權限|拒绝访问|拒絕存取"
+    r"|権限がありません|権限が不足|アクセスが拒否"
+    r"|\bpermisos?\s+insuficientes\b|\bsin\s+permisos?\b|\b(?:acceso|permiso)\s+denegado\b"
+    r"|\bkeine\s+berechtigung\b|\bunzureichende\s+(?:berechtigung|rechte)\w*|\b(?:zugriff|berechtigung)\s+verweigert\b"
+    r"|\bpermissions?\s+insuffisantes?\b|\bdroits\s+insuffisants\b|\bacc[eè]s\s+refus[ée]|\bpermission\s+refus[ée]"
+    r"|\bpermiss(?:ão|ões)\s+insuficientes?\b|\bsem\s+permiss(?:ão|ões)|\bacesso\s+negado\b|\bpermissão\s+negada\b"
+    r"|(?<!\w)(?:недостаточно\s+прав|доступ\s+запрещ[её]н|нет\s+прав)(?!\w)",
+    re.IGNORECASE,
+)
+"""A call refused for want of permission ("Insufficient permissions", "权限不足", "Zugriff
+verweigert", "Acesso negado"), anywhere in a short message, in the six languages (and Russian)."""
+
+UNEXPECTED_REPLY_WORDING = lazy_compile(
+    r"\bunexpected\s+(?:\w+\s+){0,2}(?:response|reply|answer|format|shape|payload)\b|\breturned\s+an?\s+unexpected\b"
+    r"|\brespuesta\s+inesperada\b|\bformato\s+inesperado\b"
+    r"|\bunerwartete\s+antwort\b|\bunerwartetes\s+(?:antwort)?format\b"
+    r"|\bréponse\s+inattendue\b|\bformat\s+inattendu\b"
+    r"|\bresposta\s+inesperada\b"
+    r"|意外的(?:响应|響應|返回|格式)|(?:响应|響應|返回)(?:格式|数据|數據)?(?:异常|異常|不正确|不正確)"
+    r"|予期しない(?:応答|レスポンス|形式)"
+    r"|(?<!\w)неожиданн\w+\s+(?:ответ|формат)\w*",
+    re.IGNORECASE,
+)
+"""The upstream service answered in a shape the code cannot use ("The service returned an
+unexpected response shape", "respuesta inesperada", "响应格式异常"): the call got no answer, in
+the six languages (and Russian)."""
+
+MALFORMED_VALUE_WORDING = lazy_compile(
+    r"\b(?:does\s*n[o']t|doesn't)\s+(?:look|seem)\s+(?:like\s+)?(?:to\s+be\s+)?an?\b|\b(?:is|are)\s+not\s+an?\s+(?:valid|known|recogni[sz]ed)\b"
+    r"|\bno\s+parece\s+(?:ser\s+)?una?\b|\bno\s+es\s+una?\s+\w+\s+v[aá]lid[oa]\b"
+    r"|\bsieht\s+nicht\s+(?:wie|nach)\b|\bist\s+keine?\s+g[uü]ltige?\b"
+    r"|\bne\s+ressemble\s+pas\s+[àa]\b|\bn'est\s+pas\s+une?\s+\w+\s+valide\b"
+    r"|\bn[aã]o\s+parece\s+(?:ser\s+)?uma?\b|\bn[aã]o\s+[ée]\s+uma?\s+\w+\s+v[aá]lid[oa]\b"
+    r"|不像是?(?:一个|一個)?(?:有效|合法)|不是(?:一个|一個)?(?:有效|合法)的"
+    r"|(?:有効|正しい)な?\S{1,20}ではありません"
+    r"|(?<!\w)(?:не\s+похож\w*\s+на|не\s+является\s+(?:допустим|корректн|действительн)\w*)",
+    re.IGNORECASE,
+)
+"""An argument of the wrong form ("'x' doesn't look like a record id", "is not a valid id", "no
+parece un identificador", "不是有效的ID"): the model must send another value. In the six
+languages (and Russian)."""
+
+UNMET_NEED_WORDING = (NOT_CONNECTED_WORDING, NO_PERMISSION_WORDING, UNEXPECTED_REPLY_WORDING, MALFORMED_VALUE_WORDING)
+"""Failure wording that names what the call lacked (a connection, a permission, a usable
+answer, a well-formed argument) rather than saying "failed": each a failure anywhere in a short
+message returned on a failure path."""
+
 TIMED_OUT = r"timed\s+out\b(?!\s+(?:until\b|for\s+(?:\{\}|\d+|an?|one)\s*(?:sec|min|hour|day|week|h\b|m\b|s\b|d\b)))"
 """"timed out" (a pattern fragment), except a member put in time-out ("user timed out for {}
 minutes", "... until {}"): a moderation action done, not a call that ran out of time."""

@@ -270,6 +270,58 @@ SEARCHED: list[tuple[str, str, bool]] = [
     ("CORRECTED_RETRY", "Install the converter, then try again", True),
     ("CORRECTED_RETRY", "Please try again", False),
     ("CORRECTED_RETRY", "Something failed; try again", False),
+    # What the call lacked, in the six languages (and Russian): a connection ...
+    ("NOT_CONNECTED_WORDING", "No active connection. Use the connect tool first.", True),
+    ("NOT_CONNECTED_WORDING", "Database not connected", True),
+    ("NOT_CONNECTED_WORDING", "No hay ninguna conexión activa. Usa la herramienta 'conectar' primero.", True),
+    ("NOT_CONNECTED_WORDING", "Keine aktive Verbindung", True),
+    ("NOT_CONNECTED_WORDING", "Aucune connexion active", True),
+    ("NOT_CONNECTED_WORDING", "Nenhuma conexão ativa", True),
+    ("NOT_CONNECTED_WORDING", "数据库未连接，请先连接", True),
+    ("NOT_CONNECTED_WORDING", "データベースに接続されていません", True),
+    ("NOT_CONNECTED_WORDING", "Нет активного подключения", True),
+    ("NOT_CONNECTED_WORDING", "Connected to 3 databases", False),
+    ("NOT_CONNECTED_WORDING", "Conexión establecida", False),
+    ("NOT_CONNECTED_WORDING", "Verbindung hergestellt", False),
+    ("NOT_CONNECTED_WORDING", "已连接", False),
+    # ... a permission ...
+    ("NO_PERMISSION_WORDING", "Insufficient permissions to drop tables", True),
+    ("NO_PERMISSION_WORDING", "Access denied for this role", True),
+    ("NO_PERMISSION_WORDING", "当前角色权限不足", True),
+    ("NO_PERMISSION_WORDING", "権限がありません", True),
+    ("NO_PERMISSION_WORDING", "Permisos insuficientes", True),
+    ("NO_PERMISSION_WORDING", "Zugriff verweigert", True),
+    ("NO_PERMISSION_WORDING", "Accès refusé", True),
+    ("NO_PERMISSION_WORDING", "Acesso negado", True),
+    ("NO_PERMISSION_WORDING", "Доступ запрещён", True),
+    ("NO_PERMISSION_WORDING", "Permissions updated for 3 users", False),
+    ("NO_PERMISSION_WORDING", "权限已更新", False),
+    ("NO_PERMISSION_WORDING", "Berechtigungen gespeichert", False),
+    # ... a usable answer ...
+    ("UNEXPECTED_REPLY_WORDING", "The service returned an unexpected response shape for this record.", True),
+    ("UNEXPECTED_REPLY_WORDING", "Unexpected reply from the server", True),
+    ("UNEXPECTED_REPLY_WORDING", "Respuesta inesperada del servidor", True),
+    ("UNEXPECTED_REPLY_WORDING", "Unerwartete Antwort vom Server", True),
+    ("UNEXPECTED_REPLY_WORDING", "Réponse inattendue du serveur", True),
+    ("UNEXPECTED_REPLY_WORDING", "Resposta inesperada do servidor", True),
+    ("UNEXPECTED_REPLY_WORDING", "服务返回格式异常", True),
+    ("UNEXPECTED_REPLY_WORDING", "予期しない応答です", True),
+    ("UNEXPECTED_REPLY_WORDING", "Response format: json", False),
+    ("UNEXPECTED_REPLY_WORDING", "Unexpected tokens: 0", False),
+    ("UNEXPECTED_REPLY_WORDING", "返回格式：json", False),
+    # ... a well-formed argument.
+    ("MALFORMED_VALUE_WORDING", "'x1' doesn't look like a record id. Check the value and try again.", True),
+    ("MALFORMED_VALUE_WORDING", "'x1' is not a valid record id", True),
+    ("MALFORMED_VALUE_WORDING", "'x1' no parece un identificador", True),
+    ("MALFORMED_VALUE_WORDING", "'x1' ist keine gültige Kennung", True),
+    ("MALFORMED_VALUE_WORDING", "'x1' ne ressemble pas à un identifiant", True),
+    ("MALFORMED_VALUE_WORDING", "'x1' não parece um identificador", True),
+    ("MALFORMED_VALUE_WORDING", "'x1' 不是有效的ID", True),
+    ("MALFORMED_VALUE_WORDING", "'x1' は有効なIDではありません", True),
+    ("MALFORMED_VALUE_WORDING", "'x1' не является допустимым идентификатором", True),
+    ("MALFORMED_VALUE_WORDING", "Looks like a record id: 42", False),
+    ("MALFORMED_VALUE_WORDING", "Es un identificador válido", False),
+    ("MALFORMED_VALUE_WORDING", "是有效的ID", False),
 ]
 
 MATCHED: list[tuple[str, str, bool]] = [
@@ -513,6 +565,18 @@ def test_service_role_suffix(class_name: str, expected: str) -> None:
     assert v.SERVICE_ROLE_SUFFIX.sub("", class_name) == expected
 
 
+@pytest.mark.parametrize(
+    "text",
+    ["No hay ninguna conexión activa.", "Zugriff verweigert", "服务返回格式异常", "'x1' ne ressemble pas à un identifiant"],
+)
+def test_unmet_need_wording_is_failure_text(text: str) -> None:
+    """Each class of UNMET_NEED_WORDING makes a short message a failure (rules.text.is_failure_text)."""
+    from mcp_lint.rules.text import is_failure_text
+
+    assert any(words.search(text) for words in v.UNMET_NEED_WORDING)
+    assert is_failure_text(text)
+
+
 def test_every_class_is_tested() -> None:
     """A new class of the vocabulary gets its table here."""
     tested = {n for n, _, _ in SEARCHED + MATCHED + WORDS} | {
@@ -524,6 +588,7 @@ def test_every_class_is_tested() -> None:
         "PROBE_WORDS",
         "_HINT_KEY_STEMS",  # test_is_hint_key
         "_KEY_WORD",  # test_is_hint_key
+        "UNMET_NEED_WORDING",  # test_unmet_need_wording_is_failure_text
     }
     classes = {n for n in vars(v) if n.isupper()}
     assert classes - tested == set()

@@ -26,6 +26,7 @@ from typing import Generic, Hashable, Iterable, NamedTuple, TypeVar
 
 from mcp_lint.linking.names import ProjectNames
 from mcp_lint.model.frameworks import Family
+from mcp_lint.model.message_text import SERIALISERS
 from mcp_lint.model.summary import CallEdge, FunctionSummary, receiver_shift
 from mcp_lint.rules.results import is_error_builder_name
 
@@ -310,16 +311,20 @@ def formats_as_is(names: ProjectNames, qualname: str) -> bool:
 
 def returns_its_object(names: ProjectNames, callee: FunctionSummary, method: str) -> bool:
     """Does `method` of the class(es) the callee returns send on what its object holds (a return
-    reading `self`: `def to_text(self): return self.message`), in a normal result?"""
+    reading `self`: `def to_text(self): return self.message`), in a normal result? A serialiser
+    the project does not define (`model_dump()`, `to_dict()` of a result model or dataclass,
+    message_text.SERIALISERS) writes the whole object out."""
     classes = ((callee.returns_type,) if callee.returns_type else ()) + callee.returned_objects
+    defined = False
     for cls in classes:
         found = names.function(f"{cls}.{method}")
         if found is None:
             continue
+        defined = True
         fn = found[1]
         if fn.returns_self and not fn.error_results and not is_error_builder_name(fn.name):
             return True
-    return False
+    return not defined and bool(classes) and method in SERIALISERS
 
 
 def mark_raised_text(names: ProjectNames, reached: dict[str, ToolPaths]) -> None:

@@ -13,6 +13,7 @@ from typing import Callable, Iterator, Mapping
 
 import libcst as cst
 
+from mcp_lint.engine.graph import EdgeKind, Node
 from mcp_lint.engine.libcst_cfg import ClassBases, build_cfg
 from mcp_lint.engine.reaching import Definition, ReachingDefinitions
 from mcp_lint.model.call_args import string_value
@@ -779,9 +780,15 @@ class StoreOrder:
         return a is not None and b is not None and a is not b and self.graph.path_exists(a, b)
 
     def overwritable(self, stores: list[Store]) -> bool:
-        """Does control go from one of `stores` to another (a default a later branch replaces)?"""
+        """Does control go from one of `stores` to another (a default a later branch replaces)?
+        Only once the store is made: its statement's own exception edge (`result = call()` raising
+        into `except: result = {...}`) leaves before it stores."""
         nodes = [self.graph.node_of(store.statement) for store in stores if store.statement is not None]
-        return any(a is not b and a is not None and b is not None and self.graph.path_exists(a, b) for a in nodes for b in nodes)
+        return any(a is not b and a is not None and b is not None and self._after_store(a, b) for a in nodes for b in nodes)
+
+    def _after_store(self, source: Node, target: Node) -> bool:
+        stored = self.graph.successors(source, (EdgeKind.NORMAL, EdgeKind.LOOP_BACK))
+        return any(node is target or self.graph.path_exists(node, target) for node in stored)
 
     def reaching(self, key: str, at: cst.CSTNode) -> list[Store] | None:
         """The stores of `key` (placed on the graph) that reach `at`; None when `at` is not a

@@ -776,24 +776,30 @@ def _branch_values(facts: FunctionFacts, walker: _BodyWalker, flow: ValueFlow) -
     the control-flow graph. One plain assignment reaching it is its value (`reaching_values`);
     several, each on its own path (no one runs after another: `status = "Error: ..."` then
     `if ready: status = "done"` is a default, not a branch), are its `branch_values`, each a
-    value the return may send."""
+    value the return may send. The same for a local the returned value is built of
+    (`[TextContent(text=json.dumps(result))]`): its branches only (a rule decides whether the
+    value sends what the local holds)."""
     for ret in facts.returns:
-        name = ret.node.value
-        if type(name) is not cst.Name or name.value in facts.single_assignments or id(name) in facts.reaching_values:
+        returned = ret.node.value
+        if returned is None:
             continue
-        if name.value in ret.checked:
-            continue  # checked for failure on the way (`if error := failure_of(result): raise ...`)
-        stores = walker.stores.get(name.value)
-        if not stores or len(stores) < 2 or not all(_plain(store) for store in stores):
-            continue
-        order = flow.order()
-        reaching = order.reaching(name.value, ret.node) if order is not None else None
-        if not reaching or not all(_plain(store) for store in reaching):
-            continue
-        if len(reaching) == 1:
-            facts.reaching_values[id(name)] = reaching[0].value
-        elif not order.overwritable(reaching):
-            facts.branch_values[id(name)] = tuple(reaching)
+        for name in (returned,) if type(returned) is cst.Name else tuple(_argument_names(returned)):
+            if name.value in facts.single_assignments or id(name) in facts.reaching_values:
+                continue
+            if name.value in ret.checked:
+                continue  # checked for failure on the way (`if error := failure_of(result): raise ...`)
+            stores = walker.stores.get(name.value)
+            if not stores or len(stores) < 2 or not all(_plain(store) for store in stores):
+                continue
+            order = flow.order()
+            reaching = order.reaching(name.value, ret.node) if order is not None else None
+            if not reaching or not all(_plain(store) for store in reaching):
+                continue
+            if len(reaching) == 1:
+                if name is returned:
+                    facts.reaching_values[id(name)] = reaching[0].value
+            elif not order.overwritable(reaching):
+                facts.branch_values[id(name)] = tuple(reaching)
 
 
 def _plain(store: Store) -> bool:

@@ -76,9 +76,12 @@ from mcp_lint.rules.messages import ERROR_PREFIX, Message, Placeholder, Text, ca
 from mcp_lint.rules.results import (
     builder_advice,
     builder_returns_text,
+    builds_error_results,
     is_text,
     _dict_items,
+    _kwarg,
     _local_function,
+    _text_content,
     _unwrap,
     classify_return,
     envelope_callee,
@@ -95,12 +98,14 @@ from mcp_lint.vocabulary import (
     ERROR_KEYS,
     EXCHANGE_REPORT_KEYS,
     FAILED_OPENING,
+    FAILED_STATUSES,
     FAILURE_STATUS_WORDS,
     FLAG_KEYS,
     HINT_KEYS,
     MESSAGE_KEYS,
     REPLY_STATUS_FIELDS,
     ALREADY_DONE,
+    STATE_KEYS,
     SUCCESS_KEYS,
     SUCCESS_MARK,
     UNKNOWN_TOOL,
@@ -371,6 +376,28 @@ def _caught_exception_text(
     if not _is_text_expression(message) or find_exception_text(message, handler) is None:
         return None
     return "exception", handler.name, message
+
+
+def _through_formatters(value: cst.BaseExpression, ctx: FileContext) -> cst.BaseExpression:
+    """The first argument of a call to a function of this module that returns that argument as
+    it is on some path (`def finish(text): ... return text`; `f"{text}\n\n{note}"` on
+    another): a pass-through formatter, whose value says what its argument says. Nested
+    formatters too; anything else as it is."""
+    for _ in range(3):
+        call = unwrap_await(value)
+        if not isinstance(call, cst.Call):
+            break
+        helper = _local_function(call, ctx)
+        first = next((a.value for a in call.args if a.keyword is None and not a.star), None)
+        if helper is None or first is None or not helper.returns_argument or is_error_builder_name(helper.name):
+            break
+        params = [p for p in helper.params if p not in {"self", "cls"}]
+        if not any(type(r.node.value) is cst.Name and r.node.value.value == params[0] for r in helper.returns):
+            break  # it writes around its argument on every path (`f"Error: {e}"`): its own returns are judged
+        if builds_error_results(helper, ctx):
+            break  # `def fail(text): return CallToolResult(isError=True, ...)`: the right channel
+        value = first
+    return value
 
 
 def _only_about(value: cst.Dict, handler: Handler) -> bool:
@@ -1098,6 +1125,77 @@ def _success_flag_from_a_test(value: cst.BaseExpression, fn: FunctionFacts, ctx:
     return "dict", f'"{key}" set by a test of the reply', None
 
 
+def _status_chosen_by_a_test(value: cst.BaseExpression, fn: FunctionFacts, ctx: FileContext, at: cst.CSTNode) -> tuple[str, str, None] | None:
+    """`{"status": "success" if ok else "failed", ...}`: a result whose status word a conditional
+    expression picks, one of its words a failure. Whichever word is picked, the dict goes out as
+    the tool's success, so on the path that picks the failure word the failure is a success on
+    the wire. No message to raise (the fix would have to test the condition first), so no fix.
+    (Both words failures, or neither: nothing chosen here tells a failure from an answer.)"""
+    items = _carried_items(value, ctx)
+    if not items:
+        return None
+    for key in ("status", *STATE_KEYS):
+        chosen = fn.value_of(items[key]) if key in items else None
+        if type(chosen) is not cst.IfExp:
+            continue
+        words = (literal_text(chosen.body), literal_text(chosen.orelse))
+        if None in words or _sums_up_counts(chosen.test, fn):
+            continue  # `"error" if failed else "ok"` of a batch the function counted: its summary
+        if _probe_answer(chosen.test, fn, at):
+            continue  # `ok = client.test_connection()`: the check's verdict is the answer
+        failed = [word for word in words if word.lower() in (FAILED_STATUSES if key == "status" else FAILURE_STATUS_WORDS)]
+        if len(failed) == 1:
+            return "dict", f'"{key}" chosen by a test ("{failed[0]}")', None
+    return None
+
+
+def _probe_answer(test: cst.BaseExpression, fn: FunctionFacts, at: cst.CSTNode) -> bool:
+    """Is the test (through a local: its one assignment reaching `at`) the verdict of a call
+    that checks a status or probes a service (`ok = client.test_connection()`, `if api.ping()`)?"""
+    if isinstance(test, cst.UnaryOperation):
+        test = test.expression
+    called = unwrap_await(fn.value_of(test))
+    if type(called) is cst.Name:
+        stores = fn.stores_reaching(called.value, at)
+        if len(stores) == 1 and stores[0].position is None and stores[0].slot is None:
+            called = unwrap_await(stores[0].value)
+    if not isinstance(called, cst.Call):
+        return False
+    name = last_name(dotted(called.func) or "")
+    return bool(name) and (is_status_tool(name) or is_reachability_probe(name))
+
+
+def _sums_up_counts(test: cst.BaseExpression, fn: FunctionFacts) -> bool:
+    """A test of the function's own counts: a list it collects or a counter it steps (`failed`,
+    `len(failed) > 0`, `errors == 0`)."""
+    if isinstance(test, cst.UnaryOperation):
+        test = test.expression
+    if isinstance(test, cst.Comparison):
+        return _counts_only(test, fn)
+    name = test.value if isinstance(test, cst.Name) else _length_of_a_name(test)
+    return name is not None and name in _counters(fn) | _collected(fn)
+
+
+def _carried_items(value: cst.BaseExpression, ctx: FileContext) -> dict[str, cst.BaseExpression] | None:
+    """The items of the dict a returned value carries (`_carried_value`)."""
+    carried = _carried_value(value, ctx)
+    return _dict_items(carried) if carried is not None else None
+
+
+def _carried_value(value: cst.BaseExpression, ctx: FileContext) -> cst.BaseExpression | None:
+    """What a returned value sends: itself, what it serialises (`json.dumps(result)`), or the
+    text of the one content block of a list (`[TextContent(type="text", text=json.dumps(result))]`),
+    serialised locals resolved where they are assigned once."""
+    value = _unwrap(unwrap_await(value), ctx)
+    if isinstance(value, (cst.List, cst.Tuple)) and len(value.elements) == 1:
+        content = _text_content(value.elements[0].value, ctx)
+        text = _kwarg(content, "text") if content is not None else None
+        if text is None:
+            return None
+        value = _unwrap(text, ctx)
+    return value
+
+
 def _counts_only(test: cst.Comparison, fn: FunctionFacts) -> bool:
     """Does the test compare only the function's own counts and numbers: its counters
     (`succeeded = 0` ... `succeeded += 1`) or the length of a list it collects (`failed = []` ...
@@ -1180,9 +1278,17 @@ def _message_builder(value: cst.BaseExpression, ctx: FileContext) -> str | None:
     return local.qualname if local is not None else envelope_callee(value, ctx)
 
 
-def _failure_prefix(prefix: cst.BaseExpression, value: cst.BaseExpression) -> tuple[str, str, cst.BaseExpression] | None:
+def _failure_prefix(prefix: cst.BaseExpression, value: cst.BaseExpression, ctx: FileContext) -> tuple[str, str, cst.BaseExpression] | None:
     """`summary = "Failed to convert the document.\n"; summary += ...; return summary`: a text
-    that opens as a failure ("Error: ...", "Failed ...") is one whatever is appended to it."""
+    that opens as a failure ("Error: ...", "Failed ...") is one whatever is appended to it; so is
+    one that opens with the text an error builder of this module writes (`msg =
+    auth_error_message()`, a function named to build an error that returns text on every path)."""
+    called = unwrap_await(prefix)
+    if isinstance(called, cst.Call):
+        helper = _local_function(called, ctx)
+        if helper is None or not is_error_builder_name(helper.name) or not builder_returns_text(called, ctx):
+            return None
+        return "string", f"the text {helper.name}() builds …", value
     text = literal_text(prefix)
     if text is None or not starts_as_error(text):
         return None
@@ -1340,7 +1446,7 @@ def check_health() -> dict:
                 # The fix raises the message here (the linker offers it only when every caller is
                 # a tool's path that returns the value as it is: issue 23's contract rule).
                 msg = _written_message(value, ret, ctx)
-                for resolved, anchor, conditions in _sent_values(fn, ret, value):
+                for resolved, anchor, conditions in _sent_values(fn, ctx, ret, value):
                     for latent in self._check_value(fn, ctx, ret, value, resolved, anchor, conditions, True, lookup, unpacked):
                         yield replace(latent, payload=replace(_failure(latent), writes_message=True, msg=msg if anchor is ret.node else ""))
                 continue
@@ -1356,7 +1462,7 @@ def check_health() -> dict:
                 # or the clause's report in the one item that holds the reply otherwise.
                 yield self._error_item(fn, ctx, ret, max(slot, reported), in_handler=reported >= 0)
                 continue
-            for resolved, anchor, conditions in _sent_values(fn, ret, value):
+            for resolved, anchor, conditions in _sent_values(fn, ctx, ret, value):
                 latents = self._check_value(fn, ctx, ret, value, resolved, anchor, conditions, conditional, lookup, unpacked)
                 for latent in latents:
                     yield self._judged(latent, fn, ctx, ret, resolved, conditions or above, builds_for_callers)
@@ -1390,7 +1496,7 @@ def check_health() -> dict:
         a failure whatever its branch (the function describes an exception a caller caught), no
         fix here (whether a raise suits every caller is the linker's to judge), and reported only
         where a caller on a tool's path hands a caught exception in (Latent.param)."""
-        for resolved, anchor, conditions in _sent_values(fn, ret, value):
+        for resolved, anchor, conditions in _sent_values(fn, ctx, ret, value):
             # `msg = describe(exc); return msg` (or `f"{msg}\n\n{HINT}"`): the failure is built
             # where the parameter is handed on whole, one flow, reported there when it reports it.
             handed = _parameter_handed_on(fn, resolved, fn.params[param])
@@ -1455,12 +1561,25 @@ def check_health() -> dict:
         found = classify_return(resolved, ctx, conditional=conditional, lookup=lookup)
         if found is None and ret.handler is not None:
             found = _caught_exception_text(resolved, ret.handler, ctx)
+        through = _through_formatters(resolved, ctx)
+        if found is None and through is not resolved:
+            # `return finish(str(exc))`, `finish` returning its text (a note appended at most):
+            # what the call returns is its argument's failure.
+            found = classify_return(through, ctx, conditional=conditional, lookup=lookup)
+            if found is None and ret.handler is not None:
+                found = _caught_exception_text(through, ret.handler, ctx)
         if found is None and conditional:
             found = _failure_in_result_object(resolved, fn)
         if found is None and ret.handler is None:
-            found = _success_flag_from_a_test(resolved, fn, ctx)
+            found = _success_flag_from_a_test(resolved, fn, ctx) or _status_chosen_by_a_test(resolved, fn, ctx, anchor)
         if found is None and id(value) in fn.reaching_prefixes:
-            found = _failure_prefix(fn.reaching_prefixes[id(value)], value)
+            found = _failure_prefix(fn.reaching_prefixes[id(value)], value, ctx)
+        if found is None and not in_branch:
+            # `msg = auth_error_message(); msg += "..."; return [TextContent(text=msg)]`: the
+            # text a content block carries opens the same way.
+            carried = _carried_value(value, ctx)
+            if type(carried) is cst.Name and id(carried) in fn.reaching_prefixes:
+                found = _failure_prefix(fn.reaching_prefixes[id(carried)], value, ctx)
         if found is None and worded and _written_text(unwrap_await(resolved)):
             found = "string", _wording(resolved, ctx), resolved
         if found is None and conditional and fn.params[:1] == ("self",) and _own_fields(unwrap_await(resolved)) and _describes_itself(fn, ctx, lookup):
@@ -1807,11 +1926,16 @@ def _all_or_none(latents: list[Latent], fn: FunctionFacts, ctx: FileContext) -> 
     return out
 
 
-def _sent_values(fn: FunctionFacts, ret: ReturnFact, value: cst.BaseExpression) -> list[tuple[cst.BaseExpression, cst.CSTNode, tuple[cst.BaseExpression, ...]]]:
+def _sent_values(fn: FunctionFacts, ctx: FileContext, ret: ReturnFact, value: cst.BaseExpression) -> list[tuple[cst.BaseExpression, cst.CSTNode, tuple[cst.BaseExpression, ...]]]:
     """(value, statement that builds it, its `if` tests) for each value `ret` may send: its own
     (resolved through a local assigned once), or each branch's assignment of the returned local
     (`result = "Error: ..."` / `result = json.dumps(row)`; `return result`), reported there."""
     branches = fn.branch_values.get(id(value))
+    if not branches:
+        # `[TextContent(text=json.dumps(result))]`: the value sends what the serialised local
+        # holds, so each branch's assignment of it is a value sent.
+        carried = _carried_value(value, ctx)
+        branches = fn.branch_values.get(id(carried)) if type(carried) is cst.Name else None
     if branches:
         return [(store.value, store.statement, store.conditions) for store in branches if store.statement is not None]
     return [(fn.value_of(value), ret.node, ret.conditions)]

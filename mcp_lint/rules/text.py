@@ -18,6 +18,7 @@ from mcp_lint.vocabulary import (
     EMPTY_RESULT,
     FAILURE_ANYWHERE,
     FAILURE_IN_OTHER_LANGUAGES,
+    UNMET_NEED_WORDING,
     FAILURE_MARK,
     FAILURE_OPENING,
     FALLBACK_DONE,
@@ -58,7 +59,9 @@ def is_failure_text(text: str, *, lookup: bool = False) -> bool:
         return True  # "No ids provided", "Specify the shop id": the call lacked what it needs
     if REFUSAL_WORDING.search(stripped) and not ALREADY_DONE.search(stripped):
         return True  # "... — refusing to remove all rows": a no-op that reached its goal is none
-    return bool(FAILURE_ANYWHERE.search(stripped) or FAILURE_IN_OTHER_LANGUAGES.search(stripped))
+    if FAILURE_ANYWHERE.search(stripped) or FAILURE_IN_OTHER_LANGUAGES.search(stripped):
+        return True
+    return any(words.search(stripped) for words in UNMET_NEED_WORDING)
 
 
 # A value with a note in parentheses (`f"{amount} (unknown currency)"`, `f"{name} (unsupported
