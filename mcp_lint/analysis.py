@@ -770,6 +770,10 @@ def _instances(module: cst.Module, model: ModuleModel) -> dict[str, str]:
     # Annotated names (`api: Api = None`, a class body's `client: Api`), globals set in functions.
     for name, type_name in model.typed_names.items():
         out.setdefault(name, type_name)
+    # Globals set in functions to an object made there or taken out of a collection.
+    for facts in model.functions.values():
+        for name, made in facts.global_instances.items():
+            out.setdefault(name, made)
     return out
 
 
