@@ -38,7 +38,7 @@ from mcp_lint.model.module_model import MiddlewareSite, ModuleModel
 from mcp_lint.model.names import NAME_OR_ATTRIBUTE, dotted, last_name, unwrap_await
 from mcp_lint.model.receivers import Is, Receiver
 from mcp_lint.model.servers import ServerInference
-from mcp_lint.model.summary import DECORATED_REF, PARAM_REF, ToolRegistration
+from mcp_lint.model.summary import ARGUMENT_REF, DECORATED_REF, PARAM_REF, ToolRegistration
 
 
 class Registrations(PassedCallables, ServerInference):
@@ -115,6 +115,8 @@ class Registrations(PassedCallables, ServerInference):
 
     def visit_Call(self, node: cst.Call) -> None:
         if id(node) in self.decorator_calls:
+            # `@tool(server, tags=...)`: a decorator factory handed the server it registers on.
+            self._server_arguments(node)
             return
         func = node.func
         self._server_arguments(node)
@@ -242,6 +244,16 @@ class Registrations(PassedCallables, ServerInference):
             first = first_param(facts.params) if facts is not None else None
             if first == expr.value and expr.value not in frame.function_aliases:
                 return [f"{DECORATED_REF}{frame.qual}#{expr.value}", *(flowing or ())]
+        if isinstance(expr, cst.Call) and flowing and frame is not None and frame.kind == "function":
+            # `def decorator(fn): mcp.tool(guarded(fn))`: what it decorates, run inside the wrapper.
+            facts = self.model.functions.get(frame.qual)
+            first = first_param(facts.params) if facts is not None else None
+            argument = f"{ARGUMENT_REF}{frame.qual}#{first}"
+            if first is not None and argument in flowing and first not in frame.function_aliases:
+                decorated = f"{DECORATED_REF}{frame.qual}#{first}"
+                if argument in self.model.adapters:
+                    self.model.adapters[decorated] = self.model.adapters[argument]
+                return [decorated, *flowing]
         if flowing is not None:
             return flowing
         return self._function_refs(expr)
