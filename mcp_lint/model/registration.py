@@ -136,6 +136,14 @@ class Registrations(PassedCallables, ServerInference):
             target = argument(node, 0, "fn")
             self.model.non_tool.update(self._function_refs(target) if target is not None else [])
             return
+        constructed_tool = TOOL_FACTORIES.get(f"{resolved}.from_function") if resolved else None
+        if constructed_tool is not None:
+            # `Tool(fn=handler, name=..., fn_metadata=...)`: the framework's Tool object built
+            # directly, as `Tool.from_function(handler)` builds it (then put on the server).
+            for value in keyword_values(node, "fn"):
+                for function in self._registered_refs(value) if value is not None else ():
+                    self._add(function, keyword_string(node, "name") or last_name(function), constructed_tool)
+            return
         constructed = self._receiver_of_callee(func)
         if constructed.is_ is Is.SERVER and constructed.family is not None:
             if resolved in SERVER_CLASSES:  # the framework's class itself, not a subclass or factory
