@@ -128,10 +128,19 @@ class Project(ProjectNames):
         calls = []
         for edge in fn.calls:
             if edge.callee.startswith(TABLE_REF):
-                calls.extend(replace(edge, callee=function) for function in self.function_table(edge.callee[len(TABLE_REF) :]))
+                table = edge.callee[len(TABLE_REF) :]
+                functions = dict.fromkeys((*self.function_table(table), *self._stored_functions(table)))
+                calls.extend(replace(edge, callee=function) for function in functions)
             else:
                 calls.append(edge)
         self.functions[qual] = (summary, replace(fn, calls=calls))
+
+    def _stored_functions(self, table: str) -> list[str]:
+        """The functions a decorator or register function stores into a module's table (`TOOLS[name]
+        = fn` in `def tool(name): def decorator(fn)`; PassedCallables._store_parameter): what
+        it decorates and what its callers pass, looked up by a dispatcher's `TOOLS[name](args)`."""
+        rows = table_rows.registered_functions(table_rows.TablePath(self.resolve(table, lookup=Lookup.REGISTRATION)), 0, self.table)
+        return [function for _, ref in rows if ref.startswith(_FLOWING) for function in self._flowing(ref)]
 
     def _wrapper_guards_of(self, qual: str) -> list[TryGuard]:
         """The `try` statements of the decorators' wrappers that every call of `qual` runs through."""
