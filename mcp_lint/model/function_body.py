@@ -236,7 +236,10 @@ class _BodyWalker(FastVisitor):
             elif "." not in rest:
                 callee = self._method_of_caught(root, rest)
         elif name is None and isinstance(node.func, cst.Attribute):
-            callee = self._method_of_result(node.func)
+            member = _lifespan_key(unwrap_await(node.func.value))
+            # `ctx.request_context.lifespan_context["api"].fetch(x)`: the entry read in one chain,
+            # typed as `api = ...lifespan_context["api"]; api.fetch(x)` is.
+            callee = f"{LIFESPAN}.{member}.{node.func.attr.value}" if member else self._method_of_result(node.func)
         if callee is None:
             callee = self.resolve_callee(node.func)
         return callee
