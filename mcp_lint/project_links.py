@@ -33,6 +33,7 @@ from mcp_lint.linking.tracing import (
 from mcp_lint.model.elements import is_element_call
 from mcp_lint.model.exception_guards import TryGuard, catches, catching_clause, catching_site
 from mcp_lint.model.frameworks import (
+    FRAMEWORK_TOOL_CLASSES,
     SERVER_CLASSES,
     Family,
     FrameworkContext,
@@ -48,7 +49,7 @@ from mcp_lint.model.frameworks import (
 from mcp_lint.model.names import last_name
 from mcp_lint.model import table_rows
 from mcp_lint.linking.passed_callables import passed_functions
-from mcp_lint.model.summary import ARGUMENT_REF, DECORATED_REF, MEMBERS_REF, PARAM_REF, TABLE_REF, CallEdge, FunctionSummary, Latent, ModuleSummary, ToolRegistration, ParamGuard, argument_enables, receiver_shift
+from mcp_lint.model.summary import ARGUMENT_REF, DECORATED_REF, MEMBERS_REF, OBJECT_REF, PARAM_REF, TABLE_REF, CallEdge, FunctionSummary, Latent, ModuleSummary, ToolRegistration, ParamGuard, argument_enables, receiver_shift
 from mcp_lint.rules import rule_by_code
 from mcp_lint.pins import PinLookup, env_reading_of
 from mcp_lint.rules.base import FixSpec, RenderContext, Site, latent_finding
@@ -264,6 +265,8 @@ class Project(ProjectNames):
         functions = self._registered_functions(reg)
         if functions is None:
             return [(reg, summary)]
+        if reg.function.startswith(OBJECT_REF):  # a Tool object's `run`: named by its class
+            return [(replace(reg, function=function, tool_name=function.rsplit(".", 2)[-2]), summary) for function in functions]
         return [(replace(reg, function=function, tool_name=last_name(function)), summary) for function in functions]
 
     def _registered_functions(self, reg: ToolRegistration) -> list[str] | None:
@@ -272,6 +275,8 @@ class Project(ProjectNames):
             return self.decorated(reg.function)
         if reg.function.startswith((ARGUMENT_REF, MEMBERS_REF)):
             return passed_functions(self, reg.function)
+        if reg.function.startswith(OBJECT_REF):
+            return self._tool_object_runs(reg.function[len(OBJECT_REF) :])
         parent = reg.function.rpartition(".")[0]
         if reg.kind == "tool" and parent in self.functions:
             # `def tool(func): @wraps(func) def wrapper(...): ...; mcp.tool()(wrapper)`: the
@@ -283,6 +288,26 @@ class Project(ProjectNames):
         if reg.function.startswith(TABLE_REF):
             return self.function_table(reg.function[len(TABLE_REF) :])
         return None
+
+    def _tool_object_runs(self, maker: str) -> list[str]:
+        """The `run` of the framework Tool subclass an object handed to `add_tool` is made by
+        (`maker`: a project class, or a factory whose annotation or returns name one), the method
+        the framework calls for the tool; nothing for any other object."""
+        maker = self.resolve(maker, lookup=Lookup.REGISTRATION)  # a class: its module is wanted
+        found = self.function(maker)
+        if found is not None and found[1].name != "__init__":
+            classes = (found[1].returns_type,) if found[1].returns_type else found[1].returned_objects
+        else:
+            classes = (maker,)
+        out: list[str] = []
+        for cls in classes:
+            cls = self.resolve(cls, lookup=Lookup.REGISTRATION)
+            if not self.is_project_class(cls) or not any(base in FRAMEWORK_TOOL_CLASSES for base in self.class_ancestors(cls)):
+                continue
+            run = self.function(f"{self.resolve(cls)}.run")
+            if run is not None:
+                out.append(run[1].qualname)
+        return out
 
     def _flowing(self, ref: str) -> list[str]:
         """The functions a DECORATED_REF, ARGUMENT_REF or MEMBERS_REF stands for."""
