@@ -101,3 +101,14 @@ def test_an_object_of_a_class_that_is_no_tool_registers_nothing(tmp_path: Path) 
     found, output, code = _run(_write(tmp_path, {"app/flows.py": flows, "app/server.py": DIRECT_SERVER}, requirement))
     assert found == []
     assert code == 2  # the server's only registration is not a tool: the run says nothing was checked
+
+
+def test_a_factory_made_object_that_is_no_tool_leaves_the_server_unchecked_and_the_run_says_so(tmp_path: Path) -> None:
+    # `mcp.add_tool(tool)` hands the server an object, not another server: the server is not
+    # one composed of others, so with no tool found on it the run warns and exits 2.
+    flows, requirement = _flows("fastmcp2")
+    flows = flows.replace("from fastmcp.tools.tool import Tool", "\n\nclass Tool:\n    def __init__(self, **kwargs: Any) -> None:\n        self.kwargs = kwargs")
+    found, output, code = _run(_write(tmp_path, {"app/flows.py": flows, "app/server.py": FACTORY_SERVER}, requirement))
+    assert found == []
+    assert "no tool is registered on it in a way mcp-lint follows" in output
+    assert code == 2
