@@ -730,9 +730,10 @@ def _table_targets(facts: FunctionFacts, model: ModuleModel) -> list[tuple[CallF
         elif dynamic.table:
             local = dynamic.table[len(model.module) + 1 :] if dynamic.table.startswith(model.module + ".") else dynamic.table
             targets = model.function_tables.get(local, model.function_tables.get(dynamic.table, []))
-            if not targets and local == dynamic.table and not dynamic.table.endswith(RETURNED):
-                # A table of another module (`from .handlers import HANDLERS`): the linker puts
-                # its functions in place of this one call (Project.expand_table_calls).
+            if not targets and not dynamic.table.endswith(RETURNED):
+                # A table of another module (`from .handlers import HANDLERS`), or one a decorator
+                # fills (`TOOLS[name] = fn`): the linker puts its functions in place of this one
+                # call (Project._expand_table_calls).
                 targets = [TABLE_REF + dynamic.table]
         else:
             targets = [ref for refs in model.function_tables.values() for ref in refs]
@@ -770,6 +771,10 @@ def _instances(module: cst.Module, model: ModuleModel) -> dict[str, str]:
     # Annotated names (`api: Api = None`, a class body's `client: Api`), globals set in functions.
     for name, type_name in model.typed_names.items():
         out.setdefault(name, type_name)
+    # Globals set in functions to an object made there or taken out of a collection.
+    for facts in model.functions.values():
+        for name, made in facts.global_instances.items():
+            out.setdefault(name, made)
     return out
 
 

@@ -33,6 +33,7 @@ from mcp_lint.linking.tracing import (
 from mcp_lint.model.elements import is_element_call
 from mcp_lint.model.exception_guards import TryGuard, catches, catching_clause, catching_site
 from mcp_lint.model.frameworks import (
+    FRAMEWORK_TOOL_CLASSES,
     SERVER_CLASSES,
     Family,
     FrameworkContext,
@@ -48,7 +49,7 @@ from mcp_lint.model.frameworks import (
 from mcp_lint.model.names import last_name
 from mcp_lint.model import table_rows
 from mcp_lint.linking.passed_callables import passed_functions
-from mcp_lint.model.summary import ARGUMENT_REF, DECORATED_REF, MEMBERS_REF, PARAM_REF, TABLE_REF, CallEdge, FunctionSummary, Latent, ModuleSummary, ToolRegistration, ParamGuard, argument_enables, receiver_shift
+from mcp_lint.model.summary import ARGUMENT_REF, DECORATED_REF, MEMBERS_REF, OBJECT_REF, PARAM_REF, TABLE_REF, CallEdge, FunctionSummary, Latent, ModuleSummary, ToolRegistration, ParamGuard, argument_enables, receiver_shift
 from mcp_lint.rules import rule_by_code
 from mcp_lint.pins import PinLookup, env_reading_of
 from mcp_lint.rules.base import FixSpec, RenderContext, Site, latent_finding
@@ -128,10 +129,19 @@ class Project(ProjectNames):
         calls = []
         for edge in fn.calls:
             if edge.callee.startswith(TABLE_REF):
-                calls.extend(replace(edge, callee=function) for function in self.function_table(edge.callee[len(TABLE_REF) :]))
+                table = edge.callee[len(TABLE_REF) :]
+                functions = dict.fromkeys((*self.function_table(table), *self._stored_functions(table)))
+                calls.extend(replace(edge, callee=function) for function in functions)
             else:
                 calls.append(edge)
         self.functions[qual] = (summary, replace(fn, calls=calls))
+
+    def _stored_functions(self, table: str) -> list[str]:
+        """The functions a decorator or register function stores into a module's table (`TOOLS[name]
+        = fn` in `def tool(name): def decorator(fn)`; PassedCallables._store_parameter): what
+        it decorates and what its callers pass, looked up by a dispatcher's `TOOLS[name](args)`."""
+        rows = table_rows.registered_functions(table_rows.TablePath(self.resolve(table, lookup=Lookup.REGISTRATION)), 0, self.table)
+        return [function for _, ref in rows if ref.startswith(_FLOWING) for function in self._flowing(ref)]
 
     def _wrapper_guards_of(self, qual: str) -> list[TryGuard]:
         """The `try` statements of the decorators' wrappers that every call of `qual` runs through."""
@@ -255,6 +265,8 @@ class Project(ProjectNames):
         functions = self._registered_functions(reg)
         if functions is None:
             return [(reg, summary)]
+        if reg.function.startswith(OBJECT_REF):  # a Tool object's `run`: named by its class
+            return [(replace(reg, function=function, tool_name=function.rsplit(".", 2)[-2]), summary) for function in functions]
         return [(replace(reg, function=function, tool_name=last_name(function)), summary) for function in functions]
 
     def _registered_functions(self, reg: ToolRegistration) -> list[str] | None:
@@ -263,6 +275,8 @@ class Project(ProjectNames):
             return self.decorated(reg.function)
         if reg.function.startswith((ARGUMENT_REF, MEMBERS_REF)):
             return passed_functions(self, reg.function)
+        if reg.function.startswith(OBJECT_REF):
+            return self._tool_object_runs(reg.function[len(OBJECT_REF) :])
         parent = reg.function.rpartition(".")[0]
         if reg.kind == "tool" and parent in self.functions:
             # `def tool(func): @wraps(func) def wrapper(...): ...; mcp.tool()(wrapper)`: the
@@ -274,6 +288,26 @@ class Project(ProjectNames):
         if reg.function.startswith(TABLE_REF):
             return self.function_table(reg.function[len(TABLE_REF) :])
         return None
+
+    def _tool_object_runs(self, maker: str) -> list[str]:
+        """The `run` of the framework Tool subclass an object handed to `add_tool` is made by
+        (`maker`: a project class, or a factory whose annotation or returns name one), the method
+        the framework calls for the tool; nothing for any other object."""
+        maker = self.resolve(maker, lookup=Lookup.REGISTRATION)  # a class: its module is wanted
+        found = self.function(maker)
+        if found is not None and found[1].name != "__init__":
+            classes = (found[1].returns_type,) if found[1].returns_type else found[1].returned_objects
+        else:
+            classes = (maker,)
+        out: list[str] = []
+        for cls in classes:
+            cls = self.resolve(cls, lookup=Lookup.REGISTRATION)
+            if not self.is_project_class(cls) or not any(base in FRAMEWORK_TOOL_CLASSES for base in self.class_ancestors(cls)):
+                continue
+            run = self.function(f"{self.resolve(cls)}.run")
+            if run is not None:
+                out.append(run[1].qualname)
+        return out
 
     def _flowing(self, ref: str) -> list[str]:
         """The functions a DECORATED_REF, ARGUMENT_REF or MEMBERS_REF stands for."""

@@ -13,7 +13,7 @@ from typing import Iterator
 
 from mcp_lint.linking.names import Lookup, ProjectNames
 from mcp_lint.model import table_rows
-from mcp_lint.model.summary import ARGUMENT_REF, MEMBERS_REF
+from mcp_lint.model.summary import ARGUMENT_REF, CLASS_MEMBERS, MEMBERS_REF
 
 MAX_CALLERS = 3
 _ANY_MEMBER = "__dict__"  # a name every module has: what a reflection over the module reads  # a parameter filled by a caller's loop over its own parameter, and so on
@@ -62,6 +62,9 @@ def _values(project: ProjectNames, ref: str, depth: int) -> Iterator[str]:
 
 def _functions_named(project: ProjectNames, name: str) -> list[str]:
     """The project functions one passed name stands for."""
+    if name.startswith(MEMBERS_REF) and CLASS_MEMBERS in name:
+        owner, _, registering = name[len(MEMBERS_REF) :].partition(CLASS_MEMBERS)
+        return _class_members(project, owner, registering)
     if name.startswith(MEMBERS_REF):
         module = project.resolve(name[len(MEMBERS_REF) :])
         summary = project.modules.get(module)
@@ -80,3 +83,22 @@ def _functions_named(project: ProjectNames, name: str) -> list[str]:
         return [found[1].qualname]
     in_table = project.function_table(name) + [function for _, function in table_rows.registered_functions(table_rows.TablePath(name), 0, project.table)]
     return [function for function in dict.fromkeys(in_table) if project.function(function) is not None]
+
+
+def _class_members(project: ProjectNames, owner: str, registering: str) -> list[str]:
+    """The methods `getattr(self, name)` in `owner.registering` may register, `name` known only at
+    run time: a mixin's loop over rows its subclasses declare (`for row in self.tools: fn =
+    getattr(self, row["fn"])`) registers what each project subclass defines, its public methods;
+    a class with no subclass registers its own public methods other than the registering one."""
+    if project.missing is not None:
+        project.missing(owner, Lookup.SUBCLASSES)  # the modules defining subclasses may be unread
+    subclasses = project.subclasses(owner)
+    classes = subclasses or [owner]
+    out: list[str] = []
+    for cls in classes:
+        prefix = cls + "."
+        for qual in project.functions:
+            name = qual[len(prefix) :] if qual.startswith(prefix) else ""
+            if name and "." not in name and not name.startswith("_") and (subclasses or name != registering):
+                out.append(qual)
+    return out

@@ -30,7 +30,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from mcp_lint.inventory import ServerTools
-from mcp_lint.model.frameworks import Family, distribution_for, reexported_server_families
+from mcp_lint.model.frameworks import NON_TOOL_ATTRS, Family, distribution_for, reexported_server_families
 from mcp_lint.model.names import last_name
 
 if TYPE_CHECKING:
@@ -91,10 +91,14 @@ def _composing(project: Project) -> set[str]:
     out: set[str] = set()
     for summary in project.summaries:
         for callee, _, _, server, _ in summary.server_arguments:
-            owner = callee.rpartition(".")[0]
-            if server and owner:
+            owner, _, method = callee.rpartition(".")
+            # `mcp.add_tool(tool)` hands it a tool (an object whose class decides), not a server.
+            if server and owner and method not in _REGISTERING:
                 out.add(project.resolve(owner))
     return out
+
+
+_REGISTERING = frozenset({"add_tool", "tool", "add_middleware"}) | NON_TOOL_ATTRS
 
 
 def _dropped(project: Project, summary: ModuleSummary) -> tuple[list[str], str]:

@@ -147,6 +147,9 @@ class FunctionFacts:
     has_item_assignment: bool = False
     # `self.client = Api(...)`: attribute name -> the call's callee, so `self.client.get()` resolves.
     self_instances: dict[str, str] = field(default_factory=dict)
+    # `global conn; conn = store` (store made here, or taken out of a collection): module name ->
+    # what made the object, `<collection>.[]` for an element (FunctionBody._remember_global).
+    global_instances: dict[str, str] = field(default_factory=dict)
     # Local names assigned exactly once (`msg = f"..."`), so rules can read `return msg`.
     single_assignments: dict[str, cst.BaseExpression] = field(default_factory=dict)
     # Locals that only ever hold a part of one parameter (`raw = args["when"]`, `for lead in

@@ -192,6 +192,8 @@ TOOL_FACTORIES: dict[str, Family] = {
         Family.FASTMCP,
     ),
 }
+# The frameworks' Tool classes themselves: a project subclass's `run` is a tool's code.
+FRAMEWORK_TOOL_CLASSES = frozenset(name.rpartition(".")[0] for name in TOOL_FACTORIES)
 # `Prompt.from_function(fn)`, `FunctionResource.from_function(fn)`...: resource/prompt handlers.
 NON_TOOL_FACTORIES = _from_function(
     (

@@ -17,6 +17,7 @@ import libcst as cst
 from mcp_lint.engine.libcst_cfg import ClassBases, shadowed_clauses
 from mcp_lint.model.exception_guards import Handler, TryGuard, caught_names, try_guard
 from mcp_lint.model.element_tracker import ElementTracker
+from mcp_lint.model.elements import ELEMENT, taken_from
 from mcp_lint.model.exception_origin import classify_handlers
 from mcp_lint.model.facts import LIFESPAN, CallbackFact, CallFact, DynamicCall, FunctionFacts, RaiseFact, ReturnFact, branch_name
 from mcp_lint.model.flow import (
@@ -73,6 +74,8 @@ class _BodyWalker(FastVisitor):
         self.lambda_callees: list[tuple[str, CallFact]] = []
         # Locals holding a function looked up in a table: `handler = HANDLERS.get(name)`.
         self.table_locals: dict[str, tuple[str, str | None]] = {}
+        # Names this body declares `global` (a module's state set by one tool, read by others).
+        self.global_names: set[str] = set()
         self.assignment_counts: dict[str, int] = {}
         self.loop_sources: dict[str, list[cst.BaseExpression]] = {}  # loop target -> what each loop iterates
         self.guards: list[TryGuard] = []  # what the enclosing `try` statements catch
@@ -233,7 +236,10 @@ class _BodyWalker(FastVisitor):
             elif "." not in rest:
                 callee = self._method_of_caught(root, rest)
         elif name is None and isinstance(node.func, cst.Attribute):
-            callee = self._method_of_result(node.func)
+            member = _lifespan_key(unwrap_await(node.func.value))
+            # `ctx.request_context.lifespan_context["api"].fetch(x)`: the entry read in one chain,
+            # typed as `api = ...lifespan_context["api"]; api.fetch(x)` is.
+            callee = f"{LIFESPAN}.{member}.{node.func.attr.value}" if member else self._method_of_result(node.func)
         if callee is None:
             callee = self.resolve_callee(node.func)
         return callee
@@ -379,6 +385,22 @@ class _BodyWalker(FastVisitor):
         if node.asname is not None and isinstance(node.asname.name, cst.Name):
             self._remember_instance(node.asname.name.value, node.item)
 
+    def _remember_global(self, name: str, value: cst.BaseExpression) -> None:
+        """`global conn; conn = store` with `store` an object made here or taken out of a
+        collection of classes or objects (`store = KINDS[kind]()`): calls on the module's `conn`
+        in other functions run that object's methods (FunctionFacts.global_instances; a plain
+        `conn = Api()` is the module walk's typed name)."""
+        value = unwrap_await(value)
+        made: str | None = None
+        if type(value) is cst.Name:
+            holder = self.elements.element_locals.get(value.value)
+            made = f"{holder}.{ELEMENT}" if holder else self.local_instances.get(value.value)
+        elif type(value) is cst.Call:
+            holder = taken_from(value, self.elements.collection_name)
+            made = f"{holder}.{ELEMENT}" if holder else None
+        if made and made != LIFESPAN and not made.startswith(LIFESPAN + "."):
+            self.facts.global_instances.setdefault(name, made)
+
     def _remember_instance(self, name: str, value: cst.BaseExpression) -> None:
         while isinstance(value, cst.Await):
             value = value.expression
@@ -388,7 +410,12 @@ class _BodyWalker(FastVisitor):
             if resolved is not None and _lifespan_key(value) is None:  # `.get("api")` of a lifespan dict: set above
                 self.local_instances[name] = resolved
 
+    def visit_Global(self, node: cst.Global) -> None:
+        self.global_names.update(item.name.value for item in node.names)
+
     def visit_Assign(self, node: cst.Assign) -> None:
+        if len(node.targets) == 1 and type(node.targets[0].target) is cst.Name and node.targets[0].target.value in self.global_names:
+            self._remember_global(node.targets[0].target.value, node.value)
         if len(node.targets) == 1:
             self.elements.assigned_to(node.targets[0].target, node.value)
         if any(isinstance(t.target, (cst.Subscript, cst.Attribute)) for t in node.targets):

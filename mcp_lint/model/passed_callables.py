@@ -21,7 +21,7 @@ import libcst as cst
 from mcp_lint.model.call_args import first_positional, string_value
 from mcp_lint.model.function_refs import FunctionReferences
 from mcp_lint.model.names import dotted, unwrap_await
-from mcp_lint.model.summary import ARGUMENT_REF, DECORATED_REF, MEMBERS_REF, TABLE_REF
+from mcp_lint.model.summary import ARGUMENT_REF, CLASS_MEMBERS, DECORATED_REF, MEMBERS_REF, TABLE_REF
 from mcp_lint.model.table_rows import Row, Table
 
 # Library calls that yield a module's members: the member is the pair's second item.
@@ -81,6 +81,17 @@ class PassedCallables(FunctionReferences):
             return None
         return f"{ARGUMENT_REF}{frame.qual}#{name}"
 
+    def _own_class(self, expr: cst.BaseExpression) -> tuple[str, str] | None:
+        """(the class, the method) when `expr` is the `self` or `cls` of the method being walked."""
+        frame = self.frames[-1] if self.frames else None
+        if type(expr) is not cst.Name or expr.value not in {"self", "cls"} or frame is None or frame.kind != "function":
+            return None
+        facts = self.model.functions.get(frame.qual)
+        if facts is None or facts.class_name is None or not facts.params or facts.params[0] != expr.value:
+            return None
+        owner, _, method = frame.qual.rpartition(".")
+        return owner, method
+
     def _module_source(self, expr: cst.BaseExpression) -> str | None:
         """The module an expression names (imported), or the parameter that receives one."""
         if isinstance(expr, cst.Name):
@@ -91,9 +102,16 @@ class PassedCallables(FunctionReferences):
         return self.aliases.resolve_dotted(name) if name is not None else None
 
     def _reflected(self, call: cst.Call) -> list[str] | None:
-        """`getattr(mod, "name")` (that function) or `getattr(mod, name)` (any public one)."""
+        """`getattr(mod, "name")` (that function) or `getattr(mod, name)` (any public one); on
+        `self` in a method (`fn = getattr(self, row["fn"])`), a method of the object's class."""
         if dotted(call.func) != _GETATTR or len(call.args) < 2 or _GETATTR in self.aliases.aliases:
             return None
+        owner = self._own_class(call.args[0].value)
+        if owner is not None:
+            attr = string_value(call.args[1].value)
+            # A name known only at run time: what the linker takes the class's (or its
+            # subclasses') public methods for (linking/passed_callables.py, CLASS_MEMBERS).
+            return [f"{owner[0]}.{attr}"] if attr is not None else [f"{MEMBERS_REF}{owner[0]}{CLASS_MEMBERS}{owner[1]}"]
         source = self._module_source(call.args[0].value)
         if source is None:
             return None

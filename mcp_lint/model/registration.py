@@ -38,7 +38,7 @@ from mcp_lint.model.module_model import MiddlewareSite, ModuleModel
 from mcp_lint.model.names import NAME_OR_ATTRIBUTE, dotted, last_name, unwrap_await
 from mcp_lint.model.receivers import Is, Receiver
 from mcp_lint.model.servers import ServerInference
-from mcp_lint.model.summary import DECORATED_REF, PARAM_REF, ToolRegistration
+from mcp_lint.model.summary import ARGUMENT_REF, DECORATED_REF, OBJECT_REF, PARAM_REF, TABLE_REF, ToolRegistration
 
 
 class Registrations(PassedCallables, ServerInference):
@@ -53,6 +53,8 @@ class Registrations(PassedCallables, ServerInference):
         self.top_index = 0
         # Server constructor calls assigned to a name: id(call) -> the server's key ("" local).
         self.assigned_keys: dict[int, str] = {}
+        # Locals assigned a call's result in a function: (function, name) -> the callable.
+        self.made_locals: dict[tuple[str, str], str] = {}
 
     def _registration_count(self) -> int:
         model = self.model
@@ -115,6 +117,8 @@ class Registrations(PassedCallables, ServerInference):
 
     def visit_Call(self, node: cst.Call) -> None:
         if id(node) in self.decorator_calls:
+            # `@tool(server, tags=...)`: a decorator factory handed the server it registers on.
+            self._server_arguments(node)
             return
         func = node.func
         self._server_arguments(node)
@@ -133,6 +137,14 @@ class Registrations(PassedCallables, ServerInference):
         if resolved in NON_TOOL_FACTORIES:
             target = argument(node, 0, "fn")
             self.model.non_tool.update(self._function_refs(target) if target is not None else [])
+            return
+        constructed_tool = TOOL_FACTORIES.get(f"{resolved}.from_function") if resolved else None
+        if constructed_tool is not None:
+            # `Tool(fn=handler, name=..., fn_metadata=...)`: the framework's Tool object built
+            # directly, as `Tool.from_function(handler)` builds it (then put on the server).
+            for value in keyword_values(node, "fn"):
+                for function in self._registered_refs(value) if value is not None else ():
+                    self._add(function, keyword_string(node, "name") or last_name(function), constructed_tool)
             return
         constructed = self._receiver_of_callee(func)
         if constructed.is_ is Is.SERVER and constructed.family is not None:
@@ -220,15 +232,42 @@ class Registrations(PassedCallables, ServerInference):
 
     def _registered_functions(self, expr: cst.BaseExpression) -> list[str]:
         """The functions an `add_tool(...)` argument registers."""
+        expr = unwrap_await(expr)
         if isinstance(expr, cst.Call):
             resolved = self.aliases.resolve(expr.func)
-            if resolved in TOOL_FACTORIES or resolved in NON_TOOL_FACTORIES:
+            if resolved in TOOL_FACTORIES or resolved in NON_TOOL_FACTORIES or f"{resolved}.from_function" in TOOL_FACTORIES:
                 return []  # counted when the factory call itself is visited
             if isinstance(expr.func, cst.Attribute) and expr.func.attr.value == "from_function":
                 # A Tool class we cannot place (a project alias): what it is added to decides.
                 target = argument(expr, 0, "fn")
                 return self._registered_refs(target) if target is not None else []
-        return self._registered_refs(expr)
+        refs = self._registered_refs(expr)
+        if refs and not all(ref.startswith(TABLE_REF) for ref in refs):
+            return refs
+        # An object made by a project class or factory (`add_tool(SearchTool())`, `tool = await
+        # build_tool(spec); add_tool(tool)`, read as a row of what the factory returns too): the
+        # linker decides whether it is a Tool (OBJECT_REF).
+        maker = self._made_by(expr)
+        return [*refs, OBJECT_REF + maker] if maker else refs
+
+    def _made_by(self, expr: cst.BaseExpression) -> str | None:
+        if isinstance(expr, cst.Call) and dotted(expr.func):
+            return self._callee_resolver()(expr.func)
+        frame = self.frames[-1] if self.frames else None
+        if isinstance(expr, cst.Name) and frame is not None and frame.kind == "function":
+            return self.made_locals.get((frame.qual, expr.value))
+        return None
+
+    def _track_function_alias(self, target: cst.BaseExpression, value: cst.BaseExpression) -> None:
+        super()._track_function_alias(target, value)
+        frame = self.frames[-1] if self.frames else None
+        if isinstance(target, cst.Name) and frame is not None and frame.kind == "function":
+            made = unwrap_await(value)
+            callee = self._callee_resolver()(made.func) if isinstance(made, cst.Call) and dotted(made.func) else None
+            if callee:
+                self.made_locals[(frame.qual, target.value)] = callee
+            else:
+                self.made_locals.pop((frame.qual, target.value), None)
 
     def _registered_refs(self, expr: cst.BaseExpression) -> list[str]:
         """The functions a registration call names; the first parameter of the function it is in
@@ -242,6 +281,16 @@ class Registrations(PassedCallables, ServerInference):
             first = first_param(facts.params) if facts is not None else None
             if first == expr.value and expr.value not in frame.function_aliases:
                 return [f"{DECORATED_REF}{frame.qual}#{expr.value}", *(flowing or ())]
+        if isinstance(expr, cst.Call) and flowing and frame is not None and frame.kind == "function":
+            # `def decorator(fn): mcp.tool(guarded(fn))`: what it decorates, run inside the wrapper.
+            facts = self.model.functions.get(frame.qual)
+            first = first_param(facts.params) if facts is not None else None
+            argument = f"{ARGUMENT_REF}{frame.qual}#{first}"
+            if first is not None and argument in flowing and first not in frame.function_aliases:
+                decorated = f"{DECORATED_REF}{frame.qual}#{first}"
+                if argument in self.model.adapters:
+                    self.model.adapters[decorated] = self.model.adapters[argument]
+                return [decorated, *flowing]
         if flowing is not None:
             return flowing
         return self._function_refs(expr)

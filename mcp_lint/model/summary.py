@@ -22,6 +22,12 @@ TABLE_REF = "<table>"
 # DECORATED_REF + "pkg.app.tool.decorator#func" (`def decorator(func): return mcp.tool()(func)`,
 # returned by `def tool(...)`); the functions decorated `@tool(...)` or `@decorator` are the tools.
 DECORATED_REF = "<decorated>"
+# MEMBERS_REF + "pkg.app.Mixin" + CLASS_MEMBERS + "register": `getattr(self, name)` in the method
+# `register` of a class, registered: a public method of the object's class (linking/passed_callables.py).
+CLASS_MEMBERS = "#members-of-self#"
+# OBJECT_REF + "pkg.tools.build_tool": an object handed to `add_tool` made by that callable (a
+# project subclass of the framework's Tool class, or a factory returning one): its `run` is the tool.
+OBJECT_REF = "<tool-object>"
 # A server argument that is the caller's own parameter: PARAM_REF + "<function>#<parameter>"
 # (`def register_all(server): register_notes(server)`): that function's callers decide.
 PARAM_REF = "<param>"
