@@ -59,6 +59,16 @@ FOREIGN_BUILTIN_ERRORS = frozenset(
 )
 
 
+# The file-system classes a project also raises for its own refusals (`raise PermissionError(
+# f"namespace {ns!r} is not allowed by policy")`, `raise FileNotFoundError(f"no report {name!r}")`):
+# their text is the author's where only the project's own raises reach the clause, and a
+# library's where a file-system call in the `try` may raise them (model/escapes.py). The broad
+# `OSError` and the network classes (a client library raises those too) stay foreign.
+FILE_SYSTEM_ERRORS = frozenset({"PermissionError", "FileNotFoundError", "FileExistsError", "IsADirectoryError", "NotADirectoryError"})
+# Modules whose functions touch the file system or start processes (the `OSError`s above come
+# from them): `os.remove`, `shutil.copy`, `subprocess.run`, `tempfile.mkstemp`.
+FILE_SYSTEM_MODULES = frozenset({"os", "shutil", "subprocess", "pathlib", "tempfile", "glob", "io", "zipfile", "tarfile", "aiofiles", "fcntl", "mmap"})
+
 # The receiver's last name ends like a client (`client`, `self.http`, `db`), not `client_config`.
 CLIENT_LIKE = lazy_compile(r"(?:client|session|http|api|conn|connection|cursor|db|requests|sdk|service|s3|boto)$", re.I)
 
