@@ -29,7 +29,6 @@ from mcp_lint.model.exception_guards import Handler, TryGuard, catches
 from mcp_lint.model.facts import CallFact, FunctionFacts, RaiseFact
 from mcp_lint.model.effects import FILE_CALLS, FILE_READ_CALLS, FILE_READ_METHODS, PATH_WRITES, SUBPROCESS_CALLS
 from mcp_lint.model.library_tables import (
-    ARGUMENT_PARSERS,
     FILE_SYSTEM_ERRORS,
     FILE_SYSTEM_MODULES,
     LIBRARY_ERROR_BASES,
@@ -38,6 +37,7 @@ from mcp_lint.model.library_tables import (
     RAISES_BY_FUNCTION,
     RAISES_BY_METHOD,
     RAISES_BY_MODULE,
+    parses_its_input,
 )
 from mcp_lint.model.message_text import find_exception_text
 from mcp_lint.model.module_model import ModuleModel
@@ -198,7 +198,7 @@ class _Escapes:
             return {UNKNOWN}  # a method of a local, or another module of the project
         if self._constructs_exception(parts[-1]):
             return set()
-        if resolved in ARGUMENT_PARSERS and node.args:
+        if parses_its_input(resolved) and node.args:
             root = root_of(node.args[0].value)
             if isinstance(root, cst.Name) and root.value in facts.params and root.value not in {"self", "cls"}:
                 return {PARAMETER}
@@ -360,7 +360,8 @@ class ExitFinder:
                 return None  # raises nothing a clause for a builtin class sees
             if raised is None and resolved in BENIGN_CALLS:
                 return None
-            kind = PARAMETER if resolved in ARGUMENT_PARSERS | RAISES_BY_FUNCTION.keys() and _parses(node, params.names()) else LIBRARY
+            parser = parses_its_input(resolved) or resolved in RAISES_BY_FUNCTION
+            kind = PARAMETER if parser and _parses(node, params.names()) else LIBRARY
             if raised is None and _touches_files(resolved, method):
                 return Exit(kind, _ANY_OS_ERROR, guards=guards)
             return self._library(kind, raised, guards)
@@ -547,7 +548,8 @@ class EscapeLinks:
                 if PARAMETER in found and not exit.passes_parameters:
                     found = (found - {PARAMETER}) | {LIBRARY}
                 kinds |= found
-            elif exit.kind == LIBRARY:
+            elif exit.kind in {LIBRARY, PARAMETER}:
+                # `open(path)` of the caller's path is a library's file error all the same.
                 raised = caught if "OSError" in exit.classes else caught & exit.classes
                 if not set_up and any(not _stopped(exit.guards, _file_error_names(name)) for name in raised):
                     kinds.add(LIBRARY)

@@ -13,7 +13,7 @@ import libcst as cst
 
 from mcp_lint.model.exception_guards import Handler
 from mcp_lint.model.facts import FunctionFacts
-from mcp_lint.model.library_tables import ARGUMENT_PARSERS, MODEL_VALIDATORS
+from mcp_lint.model.library_tables import MODEL_VALIDATORS, parses_its_input
 from mcp_lint.model.names import dotted, last_name, root_of, unwrap_await
 from mcp_lint.model.walk import descendants
 from mcp_lint.rules.base import FileContext
@@ -92,7 +92,7 @@ def parsed_params(handler: Handler, fn: FunctionFacts, ctx: FileContext) -> tupl
             continue
         name = dotted(node.func) or ""
         resolved = ctx.model.aliases.resolve_dotted(name) or name
-        if resolved not in ARGUMENT_PARSERS and last_name(name) not in MODEL_VALIDATORS:
+        if not parses_its_input(resolved) and last_name(name) not in MODEL_VALIDATORS:
             continue
         root = root_of(node.args[0].value)
         name = fn.parameter_items.get(root.value, root.value) if isinstance(root, cst.Name) else ""

@@ -149,3 +149,13 @@ def test_with_no_raise_of_the_authors_the_class_stays_foreign() -> None:
                 return {"error": str(e)}  # expect: MCP002, MCP005
         """
     )
+
+
+def test_a_helper_opening_the_path_it_is_handed_keeps_it_foreign(tmp_path: Path) -> None:
+    store = """\
+    def read_saved(path: str) -> str:
+        with open(path) as handle:
+            return handle.read()
+    """
+    server = SERVER.format(extra_import="from shop.store import read_saved\n", extra_call="read_saved(kind)")
+    assert _mcp002(tmp_path, {"shop/server.py": server, "shop/store.py": store}) == [("server.py", 19)]
