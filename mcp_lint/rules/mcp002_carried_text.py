@@ -439,7 +439,10 @@ def _raised_by_caller(latent: Latent) -> Latent:
     cls = payload.factory
     raised = replace(latent, payload=replace(payload, raised=cls, cls=cls), raises=cls, raises_qual=payload.factory_qual)
     # (A response's body stays a body: "raise-other-body", as a raise of it written in place.)
-    variant = "raise-other-body" if latent.variant.endswith("-body") else "raise-other-param"
+    # The framework's ToolError reaches the model as written, whatever the framework does with
+    # other exceptions.
+    kind = "raise" if payload.factory_qual in TOOL_ERROR_CLASSES else "raise-other"
+    variant = f"{kind}-body" if latent.variant.endswith("-body") else f"{kind}-param"
     return replace(raised, variant=variant, route="raise")
 
 

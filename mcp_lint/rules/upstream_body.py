@@ -333,6 +333,30 @@ def undecoded_replies(handler: Handler | None) -> set[str]:
     return replies
 
 
+# The classes a response's `raise_for_status()` raises (httpx, requests), and requests' base.
+_STATUS_ERRORS = frozenset({"HTTPStatusError", "HTTPError", "RequestException"})
+
+
+def status_failed_replies(handler: Handler | None) -> set[str]:
+    """Responses whose `raise_for_status()` the `try` of `handler` calls and whose status error
+    it catches (`try: resp.raise_for_status()` / `except httpx.HTTPStatusError:`): in the clause,
+    the reply failed, and its body (`resp.text`) is what the upstream sent about it."""
+    if handler is None or not {last_name(name) for name in handler.caught} & _STATUS_ERRORS:
+        return set()
+    replies: set[str] = set()
+    for node in descendants(handler.try_node.body):
+        if isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute) and node.func.attr.value == "raise_for_status":
+            base = dotted(node.func.value)
+            if base:
+                replies.add(base)
+    return replies
+
+
+def failed_replies_in(handler: Handler | None) -> set[str]:
+    """The responses known failed in the clause `handler`: not decoded, or a failed status."""
+    return undecoded_replies(handler) | status_failed_replies(handler)
+
+
 def _reply_field(value: cst.CSTNode, replies: set[str]) -> cst.CSTNode | None:
     """A field of a failed reply in `value` (`data.get("data")`, `data["message"]`)."""
     for node in descendants(value):
