@@ -59,7 +59,7 @@ def test_a_parse_error_class_caught_in_the_tool_is_not_reported() -> None:
         """\
         from fastmcp import FastMCP
         from fastmcp.exceptions import ToolError
-        from protokit import json_format
+        from protokit import codec
 
         from reports import messages
 
@@ -70,8 +70,8 @@ def test_a_parse_error_class_caught_in_the_tool_is_not_reported() -> None:
         def save_profile(profile_json: str) -> str:
             message = messages.Profile()
             try:
-                json_format.Parse(profile_json, message)
-            except json_format.ParseError as err:
+                codec.Parse(profile_json, message)
+            except codec.ParseError as err:
                 raise ToolError(f"Invalid profile: {err}") from None
             return "saved"
         """
