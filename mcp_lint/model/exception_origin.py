@@ -271,7 +271,7 @@ class _ForeignCallFinder(FindingVisitor):
 
     def _parser(self, name: str) -> bool:
         """A parser of its input: one of the table's (as written or imported), or an imported
-        library's function named for it (`sqlglot.parse`); never the project's own function,
+        library's function named for it (`sqlparser.parse`); never the project's own function,
         whose errors the escapes of its body decide."""
         resolved = self.aliases.resolve_dotted(name)
         if (resolved or name) in ARGUMENT_PARSERS:

@@ -111,8 +111,8 @@ ARGUMENT_PARSERS = frozenset(
 
 def parses_its_input(resolved: str) -> bool:
     """A library call, by the name it resolves to, that parses or validates the value it is
-    handed: one of ARGUMENT_PARSERS, or a function named for it (`sqlglot.parse`,
-    `validators.validate_email`: the vocabulary's INPUT_PARSER_NAME)."""
+    handed: one of ARGUMENT_PARSERS, or a function named for it (`sqlparser.parse`,
+    `checks.validate_email`: the vocabulary's INPUT_PARSER_NAME)."""
     return resolved in ARGUMENT_PARSERS or bool(INPUT_PARSER_NAME.fullmatch(resolved.rpartition(".")[2]))
 
 
