@@ -428,6 +428,8 @@ class ExitFinder:
 
 # A library call that may raise anything, the file system's errors among them (an `Exit`'s classes).
 _ANY_OS_ERROR = frozenset({"*", "OSError", "Exception", "BaseException"})
+# `os` functions on files beyond the effect tables' (which list those that change or list them).
+_OS_FILE_CALLS = frozenset({"os.open", "os.fdopen", "os.chdir", "os.lstat", "os.readlink", "os.truncate", "os.utime", "os.link"})
 # The methods of path and file objects that reach the file system.
 _FILE_METHODS = FILE_READ_METHODS | PATH_WRITES | {"open"}
 
@@ -435,9 +437,12 @@ _FILE_METHODS = FILE_READ_METHODS | PATH_WRITES | {"open"}
 def _touches_files(resolved: str, method: str) -> bool:
     """Does the library call (by the name it resolves to) reach the file system or start a
     process: `os.remove`, `shutil.copy`, `subprocess.run`, `open`, `Path(p).unlink()`?"""
-    if resolved in FILE_CALLS or resolved in FILE_READ_CALLS or resolved in SUBPROCESS_CALLS:
+    if resolved in FILE_CALLS or resolved in FILE_READ_CALLS or resolved in SUBPROCESS_CALLS or resolved in _OS_FILE_CALLS:
         return True
-    return resolved.split(".")[0] in FILE_SYSTEM_MODULES or method in _FILE_METHODS
+    root = resolved.split(".")[0]
+    # `os` also reads the environment and the process (`os.getenv`, `os.getpid`): only its file
+    # functions, listed, count.
+    return (root in FILE_SYSTEM_MODULES and root != "os") or method in _FILE_METHODS
 
 
 class _ParameterLocals:

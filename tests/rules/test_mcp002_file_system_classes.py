@@ -159,3 +159,48 @@ def test_a_helper_opening_the_path_it_is_handed_keeps_it_foreign(tmp_path: Path)
     """
     server = SERVER.format(extra_import="from shop.store import read_saved\n", extra_call="read_saved(kind)")
     assert _mcp002(tmp_path, {"shop/server.py": server, "shop/store.py": store}) == [("server.py", 19)]
+
+
+def test_reading_the_environment_beside_the_authors_raise_is_not_a_file_system_call() -> None:
+    check(
+        """\
+        import os
+
+        from fastmcp import FastMCP
+
+        mcp = FastMCP("shop")
+
+
+        @mcp.tool
+        def list_items(kind: str) -> dict:
+            try:
+                if kind in os.getenv("SHOP_BLOCKED", "").split(","):
+                    raise PermissionError(f"Kind '{kind}' is blocked by policy")
+                return {"items": [kind]}
+            except PermissionError as e:
+                return {"error": str(e)}  # expect: MCP005
+        """
+    )
+
+
+def test_an_os_file_function_beside_the_authors_raise_keeps_it_foreign() -> None:
+    check(
+        """\
+        import os
+
+        from fastmcp import FastMCP
+
+        mcp = FastMCP("shop")
+
+
+        @mcp.tool
+        def remove_item(path: str) -> dict:
+            try:
+                if not path.endswith(".json"):
+                    raise PermissionError(f"Only items can be removed, not {path!r}")
+                os.remove(path)
+                return {"removed": path}
+            except PermissionError as e:
+                return {"error": str(e)}  # expect: MCP002, MCP005
+        """
+    )
