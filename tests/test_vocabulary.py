@@ -335,6 +335,23 @@ MATCHED: list[tuple[str, str, bool]] = [
     ("SUCCESS_MARK", "Saved ✅", False),
     # A keyword meant as the error flag (matched whole: `.fullmatch`, see test_matched_class).
     ("ERROR_FLAG_LOOKALIKE", "is_Error", True),
+    # A library function that parses or validates its input (matched whole: the call's last name).
+    ("INPUT_PARSER_NAME", "parse", True),
+    ("INPUT_PARSER_NAME", "Parse", True),
+    ("INPUT_PARSER_NAME", "parse_one", True),
+    ("INPUT_PARSER_NAME", "loads", True),
+    ("INPUT_PARSER_NAME", "from_json", True),
+    ("INPUT_PARSER_NAME", "FromJsonString", False),  # no word boundary the class knows
+    ("INPUT_PARSER_NAME", "validate_email", True),
+    ("INPUT_PARSER_NAME", "model_validate_json", True),
+    ("INPUT_PARSER_NAME", "fromisoformat", True),
+    ("INPUT_PARSER_NAME", "urlsafe_b64decode", True),
+    ("INPUT_PARSER_NAME", "load", False),  # reads a file
+    ("INPUT_PARSER_NAME", "decode", False),
+    ("INPUT_PARSER_NAME", "parser", False),
+    ("INPUT_PARSER_NAME", "parsed_rows", False),
+    ("INPUT_PARSER_NAME", "reparse", False),
+    ("INPUT_PARSER_NAME", "validated", False),
     ("ERROR_FLAG_LOOKALIKE", "iserror", True),
     ("ERROR_FLAG_LOOKALIKE", "has_error", True),
     ("ERROR_FLAG_LOOKALIKE", "failed", True),
@@ -501,7 +518,7 @@ def test_searched_class(name: str, text: str, expected: bool) -> None:
 @pytest.mark.parametrize(("name", "text", "expected"), MATCHED, ids=[f"{n}:{t}" for n, t, _ in MATCHED])
 def test_matched_class(name: str, text: str, expected: bool) -> None:
     pattern = getattr(v, name)
-    matched = pattern.fullmatch(text) if name == "ERROR_FLAG_LOOKALIKE" else pattern.match(text)
+    matched = pattern.fullmatch(text) if name in {"ERROR_FLAG_LOOKALIKE", "INPUT_PARSER_NAME"} else pattern.match(text)
     assert bool(matched) is expected
 
 

@@ -29,5 +29,8 @@ class Exit:
     # CALL: every argument is one of the function's parameters (a parser error inside is about
     # what the function's own caller passed).
     passes_parameters: bool = False
+    # CALL: called with no arguments (`get_policy()`, `get_client()`): the same set-up for every
+    # call, whose own file reads (a settings file) are no file the caller asked about.
+    given_nothing: bool = False
     # The `try` statements around it in the function (exception_guards.TryGuard).
     guards: tuple[tuple[tuple[frozenset[str], bool, str], ...], ...] = ()

@@ -27,14 +27,17 @@ from mcp_lint.engine.libcst_cfg import ClassBases, is_subclass
 from mcp_lint.model.escape_exits import AUTHOR, CALL, CARRIED, LIBRARY, PARAMETER, UNKNOWN, Exit
 from mcp_lint.model.exception_guards import Handler, TryGuard, catches
 from mcp_lint.model.facts import CallFact, FunctionFacts, RaiseFact
+from mcp_lint.model.effects import FILE_CALLS, FILE_READ_CALLS, FILE_READ_METHODS, PATH_WRITES, SUBPROCESS_CALLS
 from mcp_lint.model.library_tables import (
-    ARGUMENT_PARSERS,
+    FILE_SYSTEM_ERRORS,
+    FILE_SYSTEM_MODULES,
     LIBRARY_ERROR_BASES,
     LOGGER_METHODS,
     NARROW_BUILTIN_ERRORS,
     RAISES_BY_FUNCTION,
     RAISES_BY_METHOD,
     RAISES_BY_MODULE,
+    parses_its_input,
 )
 from mcp_lint.model.message_text import find_exception_text
 from mcp_lint.model.module_model import ModuleModel
@@ -58,6 +61,9 @@ def refine_handler_origins(model: ModuleModel, instances: Mapping[str, str], cla
             if handler.shadowed or not handler.caught or handler.node is None:
                 continue
             caught = tuple(_builtin(name) for name in handler.caught)
+            if all(name in FILE_SYSTEM_ERRORS for name in caught):
+                _file_system_origin(facts, handler, frozenset(caught), exits)
+                continue
             if not all(name in NARROW_BUILTIN_ERRORS for name in caught):
                 continue
             verdict = summaries.try_body(facts, handler, frozenset(caught))
@@ -66,6 +72,21 @@ def refine_handler_origins(model: ModuleModel, instances: Mapping[str, str], cla
             else:
                 # Calls this module cannot follow: the link step decides from what they let escape.
                 handler.escape_exits = exits.of_try_body(facts, handler)
+
+
+def _file_system_origin(facts: FunctionFacts, handler: Handler, caught: frozenset[str], exits: ExitFinder) -> None:
+    """A clause catching only file-system classes (`except PermissionError`): the author's text
+    where the project's own raises are all that may reach it (a policy check's refusal), as the
+    link step decides when the `try` body calls another module's code."""
+    found = exits.of_try_body(facts, handler, local_too=True)
+    if any(e.kind == CALL for e in found):
+        handler.escape_exits = found
+    elif EscapeLinks(_no_function).verdict(found, caught) == AUTHOR:
+        handler.foreign = False
+
+
+def _no_function(qualname: str) -> None:
+    return None
 
 
 def _builtin(name: str) -> str:
@@ -177,7 +198,7 @@ class _Escapes:
             return {UNKNOWN}  # a method of a local, or another module of the project
         if self._constructs_exception(parts[-1]):
             return set()
-        if resolved in ARGUMENT_PARSERS and node.args:
+        if parses_its_input(resolved) and node.args:
             root = root_of(node.args[0].value)
             if isinstance(root, cst.Name) and root.value in facts.params and root.value not in {"self", "cls"}:
                 return {PARAMETER}
@@ -301,9 +322,9 @@ class ExitFinder:
         exits += [self._raise_exit(fact, tuple(fact.guarded)) for fact in facts.raises]
         return tuple(sorted({e for e in exits if e is not None}, key=repr))
 
-    def of_try_body(self, facts: FunctionFacts, handler: Handler) -> tuple[Exit, ...]:
+    def of_try_body(self, facts: FunctionFacts, handler: Handler, local_too: bool = False) -> tuple[Exit, ...]:
         """What the `try` body of `handler` lets out of it; () when it calls no project code of
-        another module (the module alone decided)."""
+        another module (the module alone decided), unless `local_too`."""
         params = _ParameterLocals(facts)
         exits: list[Exit | None] = []
         for call in facts.calls:
@@ -315,7 +336,7 @@ class ExitFinder:
             if inner is not None:
                 exits.append(self._raise_exit(fact, inner))
         found = {e for e in exits if e is not None}
-        if not any(e.kind == CALL for e in found):
+        if not local_too and not any(e.kind == CALL for e in found):
             return ()
         return tuple(sorted(found, key=repr))
 
@@ -339,7 +360,10 @@ class ExitFinder:
                 return None  # raises nothing a clause for a builtin class sees
             if raised is None and resolved in BENIGN_CALLS:
                 return None
-            kind = PARAMETER if resolved in ARGUMENT_PARSERS | RAISES_BY_FUNCTION.keys() and _parses(node, params.names()) else LIBRARY
+            parser = parses_its_input(resolved) or resolved in RAISES_BY_FUNCTION
+            kind = PARAMETER if parser and _parses(node, params.names()) else LIBRARY
+            if raised is None and _touches_files(resolved, method):
+                return Exit(kind, _ANY_OS_ERROR, guards=guards)
             return self._library(kind, raised, guards)
         if method and method in BENIGN_METHODS and method not in RECEIVER_DEPENDENT_METHODS:
             return None
@@ -351,7 +375,12 @@ class ExitFinder:
         if len(parts) == 1 and self._constructs_exception(name or ""):
             return None
         if call.callee:
-            return Exit(CALL, callee=call.callee, passes_parameters=params.passed_whole(node), guards=guards)
+            given_nothing = not node.args
+            return Exit(CALL, callee=call.callee, passes_parameters=params.passed_whole(node), given_nothing=given_nothing, guards=guards)
+        if method in _FILE_METHODS:
+            # `path.unlink()`, `target.mkdir()` of a value this module cannot follow: the file
+            # system's errors may come out (for a narrow builtin class, as unknown as any call).
+            return Exit(LIBRARY, _ANY_OS_ERROR, guards=guards)
         return Exit(UNKNOWN, guards=guards)
 
     def _is_logger(self, receiver: list[str], class_name: str | None) -> bool:
@@ -395,6 +424,25 @@ class ExitFinder:
         if isinstance(found, type) and issubclass(found, BaseException):
             return True
         return f"{self.prefix}{name}" in self.model.classes
+
+
+# A library call that may raise anything, the file system's errors among them (an `Exit`'s classes).
+_ANY_OS_ERROR = frozenset({"*", "OSError", "Exception", "BaseException"})
+# `os` functions on files beyond the effect tables' (which list those that change or list them).
+_OS_FILE_CALLS = frozenset({"os.open", "os.fdopen", "os.chdir", "os.lstat", "os.readlink", "os.truncate", "os.utime", "os.link"})
+# The methods of path and file objects that reach the file system.
+_FILE_METHODS = FILE_READ_METHODS | PATH_WRITES | {"open"}
+
+
+def _touches_files(resolved: str, method: str) -> bool:
+    """Does the library call (by the name it resolves to) reach the file system or start a
+    process: `os.remove`, `shutil.copy`, `subprocess.run`, `open`, `Path(p).unlink()`?"""
+    if resolved in FILE_CALLS or resolved in FILE_READ_CALLS or resolved in SUBPROCESS_CALLS or resolved in _OS_FILE_CALLS:
+        return True
+    root = resolved.split(".")[0]
+    # `os` also reads the environment and the process (`os.getenv`, `os.getpid`): only its file
+    # functions, listed, count.
+    return (root in FILE_SYSTEM_MODULES and root != "os") or method in _FILE_METHODS
 
 
 class _ParameterLocals:
@@ -455,12 +503,16 @@ class EscapeLinks:
     def __init__(self, function: FunctionLookup) -> None:
         self.function = function
         self.memo: dict[tuple[str, frozenset[str]], frozenset[str]] = {}
+        self.file_memo: dict[tuple[str, frozenset[str], bool], frozenset[str]] = {}
 
     def verdict(self, exits: tuple[Exit, ...], caught: frozenset[str]) -> str:
         """Whose text an exception of the classes `caught` leaving these exits carries: LIBRARY
         (some library's may), PARAMETER (a parser's, about what the caller passed), CARRIED (a
         library's only as the author's raises took it in), AUTHOR (only
         the author's own raises), or UNKNOWN (a call the project does not resolve)."""
+        if caught and caught <= FILE_SYSTEM_ERRORS:
+            found = self._file_kinds(exits, caught, 0, False)
+            return next((kind for kind in (LIBRARY, PARAMETER, CARRIED, AUTHOR) if kind in found), UNKNOWN)
         kinds = self._kinds(exits, caught, 0)
         for kind in (LIBRARY, UNKNOWN, PARAMETER, CARRIED):
             if kind in kinds:
@@ -484,6 +536,43 @@ class EscapeLinks:
             return frozenset({UNKNOWN})
         self.memo[key] = frozenset()  # recursion: a cycle adds nothing
         result = self.memo[key] = self._kinds(found[1].escapes, caught, depth + 1)
+        return result
+
+    def _file_kinds(self, exits: tuple[Exit, ...], caught: frozenset[str], depth: int, set_up: bool) -> frozenset[str]:
+        """`_kinds` for file-system classes (`PermissionError`): only a call that reaches the file
+        system (or a library known to raise the class) raises them, so a call nobody can follow
+        adds nothing, and the author's raises decide. A call given no arguments (`get_policy()`)
+        is set-up, the same for every call: the files it reads are no file the caller asked
+        about, so its library calls are not counted (its own raises are)."""
+        kinds: set[str] = set()
+        for exit in exits:
+            if exit.kind == CALL:
+                if _caught_on_the_way(exit.guards, caught):
+                    continue
+                found = self._file_escapes(exit.callee, caught, depth, set_up, exit.given_nothing)
+                if PARAMETER in found and not exit.passes_parameters:
+                    found = (found - {PARAMETER}) | {LIBRARY}
+                kinds |= found
+            elif exit.kind in {LIBRARY, PARAMETER}:
+                # `open(path)` of the caller's path is a library's file error all the same.
+                raised = caught if "OSError" in exit.classes else caught & exit.classes
+                if not set_up and any(not _stopped(exit.guards, _file_error_names(name)) for name in raised):
+                    kinds.add(LIBRARY)
+            elif exit.kind != UNKNOWN and caught & exit.classes and not _stopped(exit.guards, exit.classes):
+                kinds.add(exit.kind)
+        return frozenset(kinds)
+
+    def _file_escapes(self, qual: str, caught: frozenset[str], depth: int, set_up: bool, given_nothing: bool) -> frozenset[str]:
+        key = (qual, caught, set_up or given_nothing)
+        if key in self.file_memo:
+            return self.file_memo[key]
+        found = self.function(qual) if depth <= _MAX_DEPTH else None
+        if found is None or found[1].escapes is None:
+            # No function of the project: a path's or a file's method (`target.unlink()`) may
+            # raise the class; anything else nobody can follow adds nothing.
+            return frozenset({LIBRARY}) if not set_up and qual.rpartition(".")[2] in _FILE_METHODS else frozenset()
+        self.file_memo[key] = frozenset()  # recursion: a cycle adds nothing
+        result = self.file_memo[key] = self._file_kinds(found[1].escapes, caught, depth + 1, set_up or given_nothing)
         return result
 
     def _kinds(self, exits: tuple[Exit, ...], caught: frozenset[str], depth: int) -> frozenset[str]:
@@ -512,6 +601,11 @@ class EscapeLinks:
 
 
 _MAX_DEPTH = 12
+
+
+def _file_error_names(name: str) -> frozenset[str]:
+    """A file-system class and the bases a clause may catch it by."""
+    return frozenset({name, "OSError", "IOError", "EnvironmentError", "Exception", "BaseException"})
 
 
 def _stopped(guards: tuple[TryGuard, ...], names: frozenset[str]) -> bool:

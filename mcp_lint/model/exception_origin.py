@@ -25,6 +25,8 @@ from mcp_lint.model.library_tables import (
     MODEL_VALIDATORS,
     NARROW_BUILTIN_ERRORS,
     PARSER_ONLY_ERRORS,
+    VALIDATION_ONLY_ERRORS,
+    parses_its_input,
 )
 from mcp_lint.model.names import AliasTable, dotted, last_name, root_of
 from mcp_lint.model.walk import FindingVisitor
@@ -43,6 +45,7 @@ def classify_handlers(handlers: list[Handler], aliases: AliasTable, params: froz
         handler.parses_parameters = handler.foreign and (
             not is_foreign_handler(handler, aliases, body.beyond_parameters, body.library_beyond_parameters)
             or _only_parser_errors(handler, body)
+            or _only_validation_errors(handler, aliases, params)
         )
         imported = tuple(n for n in handler.caught if _imported_class(n, aliases))
         others = tuple(n for n in handler.caught if n not in imported)
@@ -57,6 +60,18 @@ def _only_parser_errors(handler: Handler, body: _TryBodyScan) -> bool:
     if not handler.caught or None in modules:
         return False
     return body.parses_only_parameters_with(frozenset(m for m in modules if m is not None))
+
+
+def _only_validation_errors(handler: Handler, aliases: AliasTable, params: frozenset[str]) -> bool:
+    """Every caught class is a validator's (`pydantic.ValidationError`), and every call of the
+    body builds a model from the function's parameters alone (`input_model(**kwargs)`,
+    `Args.model_validate(arguments)`): the text describes them. A method of anything else
+    (`client.reports.create(args)`) may validate its own data."""
+    if not handler.caught or not all(name in VALIDATION_ONLY_ERRORS for name in handler.caught):
+        return False
+    finder = _ParameterCallFinder(params)
+    finder.walk(handler.try_node.body)
+    return finder.calls > 0 and not finder.other
 
 
 def is_foreign_handler(
@@ -228,7 +243,7 @@ class _ForeignCallFinder(FindingVisitor):
             return
         if name in BENIGN_CALLS:
             return
-        if (self.aliases.resolve_dotted(name) or name) in ARGUMENT_PARSERS and self._parses_an_argument(node):
+        if self._parses_an_argument(node) and self._parser(name):
             self.parsed_parameter = True
             return
         if self._validates_arguments(node, name):
@@ -253,6 +268,15 @@ class _ForeignCallFinder(FindingVisitor):
             self.runs_other_code = True
         else:
             self.found = True
+
+    def _parser(self, name: str) -> bool:
+        """A parser of its input: one of the table's (as written or imported), or an imported
+        library's function named for it (`sqlparser.parse`); never the project's own function,
+        whose errors the escapes of its body decide."""
+        resolved = self.aliases.resolve_dotted(name)
+        if (resolved or name) in ARGUMENT_PARSERS:
+            return True
+        return resolved is not None and not self._project_call(name) and parses_its_input(resolved)
 
     def _project_call(self, name: str) -> bool:
         """A call of the project's own code, as written: a method of this class (`self._check`),
@@ -299,4 +323,23 @@ class _ModuleCallFinder(FindingVisitor):
         if isinstance(first, cst.Name) and first.value in self.params:
             self.parses = True
         else:
+            self.found = True
+
+
+class _ParameterCallFinder(FindingVisitor):
+    """Counts the calls of a model (`input_model(...)`, `Args.model_validate(...)`) whose
+    arguments are all the function's parameters (or items of them); `other` for any other call."""
+
+    def __init__(self, params: frozenset[str]) -> None:
+        self.params = params
+        self.calls = 0
+        self.other = False
+
+    def visit_Call(self, node: cst.Call) -> None:
+        roots = [root_of(argument.value) for argument in node.args]
+        model = type(node.func) is cst.Name or last_name(dotted(node.func) or "") in MODEL_VALIDATORS
+        if model and roots and all(isinstance(root, cst.Name) and root.value in self.params for root in roots):
+            self.calls += 1
+        else:
+            self.other = True
             self.found = True

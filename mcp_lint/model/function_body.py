@@ -694,7 +694,10 @@ def collect_facts(
             facts.single_assignments.pop(name, None)
     if facts.handlers:  # the items of parameters matter only to except clauses
         facts.parameter_items = _items_of_parameters(facts.single_assignments, params) | _loop_items(walker, params)
-        classify_handlers(facts.handlers, aliases, frozenset(params) | frozenset(facts.parameter_items))
+        # Keyword-only and star parameters are the caller's too (`def wrapper(**kwargs)`).
+        others = [p.name.value for p in node.params.kwonly_params]
+        others += [star.name.value for star in (node.params.star_arg, node.params.star_kwarg) if isinstance(star, cst.Param)]
+        classify_handlers(facts.handlers, aliases, frozenset(params) | frozenset(others) | frozenset(facts.parameter_items))
     flow = ValueFlow(walker.stores, _project_call_test(aliases, resolve_callee), node, class_bases)
     local = set(walker.assignment_counts) | set(params)
     facts.local_names = frozenset(local)

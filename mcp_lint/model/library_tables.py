@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 
 from mcp_lint.lazy_re import lazy_compile
+from mcp_lint.vocabulary import INPUT_PARSER_NAME
 
 # Exception classes whose text is the author's own when the try body only raises literals, and
 # harmless builtin parsing errors otherwise (see the raw-exception-text rule's page).
@@ -59,6 +60,16 @@ FOREIGN_BUILTIN_ERRORS = frozenset(
 )
 
 
+# The file-system classes a project also raises for its own refusals (`raise PermissionError(
+# f"namespace {ns!r} is not allowed by policy")`, `raise FileNotFoundError(f"no report {name!r}")`):
+# their text is the author's where only the project's own raises reach the clause, and a
+# library's where a file-system call in the `try` may raise them (model/escapes.py). The broad
+# `OSError` and the network classes (a client library raises those too) stay foreign.
+FILE_SYSTEM_ERRORS = frozenset({"PermissionError", "FileNotFoundError", "FileExistsError", "IsADirectoryError", "NotADirectoryError"})
+# Modules whose functions touch the file system or start processes (the `OSError`s above come
+# from them): `os.remove`, `shutil.copy`, `subprocess.run`, `tempfile.mkstemp`.
+FILE_SYSTEM_MODULES = frozenset({"os", "shutil", "subprocess", "pathlib", "tempfile", "glob", "io", "zipfile", "tarfile", "aiofiles", "fcntl", "mmap"})
+
 # The receiver's last name ends like a client (`client`, `self.http`, `db`), not `client_config`.
 CLIENT_LIKE = lazy_compile(r"(?:client|session|http|api|conn|connection|cursor|db|requests|sdk|service|s3|boto)$", re.I)
 
@@ -96,6 +107,22 @@ ARGUMENT_PARSERS = frozenset(
 # a body whose only calls into the module parse the tool's parameters (`re.compile(pattern)`,
 # then `compiled.search(name)`), their text is about what the model sent, whatever else the
 # body runs. `json.JSONDecodeError` is not here: any HTTP client's `response.json()` raises it.
+
+
+def parses_its_input(resolved: str) -> bool:
+    """A library call, by the name it resolves to, that parses or validates the value it is
+    handed: one of ARGUMENT_PARSERS, or a function named for it (`sqlparser.parse`,
+    `checks.validate_email`: the vocabulary's INPUT_PARSER_NAME)."""
+    return resolved in ARGUMENT_PARSERS or bool(INPUT_PARSER_NAME.fullmatch(resolved.rpartition(".")[2]))
+
+
+# Validation errors: raised only where a validator checks the data it is handed (a pydantic model
+# built from keyword arguments, a schema check). Around a `try` whose every call takes only the
+# function's own parameters, what failed validation is what the caller passed.
+VALIDATION_ONLY_ERRORS = frozenset(
+    {"pydantic.ValidationError", "pydantic_core.ValidationError", "pydantic.v1.ValidationError", "jsonschema.ValidationError", "jsonschema.exceptions.ValidationError"}
+)
+
 PARSER_ONLY_ERRORS: dict[str, str] = {
     "re.error": "re",
     "re.PatternError": "re",

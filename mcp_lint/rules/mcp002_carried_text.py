@@ -164,7 +164,7 @@ class CarriedText:
         if latent.site and self.reported is not None and latent.site in self.rewrapped:
             inner = tuple(sorted(self.rewrapped[latent.site], key=lambda r: (r.filename, r.location.row)))
             latent = replace(latent, payload=replace(raw_text(latent), rewraps=inner))
-        if latent.route == "raise" and function not in project.guarding_wrappers and self._swallowed(latent, reach):
+        if latent.route == "raise" and function not in project.guarding_wrappers and not self._raised_by_wrappers(latent, function) and self._swallowed(latent, reach):
             return None
         return _reason_only_where_callers_say_the_operation(latent, function, project, self.reached)
 
@@ -320,6 +320,15 @@ class CarriedText:
                         self.rewrapped.setdefault(site, []).append(where)
         return self.reported
 
+    def _raised_by_wrappers(self, latent: Latent, function: str) -> bool:
+        """A factory whose value only decorators' wrappers raise, from their own clause (`except
+        Exception as e: raise tool_error(e)`): that raise is outside the wrapper's `try`, so the
+        clause that catches everything does not catch it; the factory takes the text in."""
+        if not raw_text(latent).factory:
+            return False
+        callers = self.project.callers_of(function)
+        return bool(callers) and all(caller in self.project.guarding_wrappers for caller, _ in callers)
+
     def _swallowed(self, latent: Latent, reach: Reach) -> bool:
         """One defect per flow: every tool reaching this raise is wrapped by a decorator whose
         clause catching it catches everything (`except Exception as e: return {"error":
@@ -430,7 +439,10 @@ def _raised_by_caller(latent: Latent) -> Latent:
     cls = payload.factory
     raised = replace(latent, payload=replace(payload, raised=cls, cls=cls), raises=cls, raises_qual=payload.factory_qual)
     # (A response's body stays a body: "raise-other-body", as a raise of it written in place.)
-    variant = "raise-other-body" if latent.variant.endswith("-body") else "raise-other-param"
+    # The framework's ToolError reaches the model as written, whatever the framework does with
+    # other exceptions.
+    kind = "raise" if payload.factory_qual in TOOL_ERROR_CLASSES else "raise-other"
+    variant = f"{kind}-body" if latent.variant.endswith("-body") else f"{kind}-param"
     return replace(raised, variant=variant, route="raise")
 
 

@@ -16,7 +16,7 @@ from mcp_lint.model.exception_guards import Handler, catching_site
 from mcp_lint.model.facts import FunctionFacts, RaiseFact, ReturnFact
 from mcp_lint.model.flow import Store, names_read
 from mcp_lint.model.flow_steps import steps_between, steps_from, store_of
-from mcp_lint.model.frameworks import FRAMEWORK_DOMAIN_ERRORS, Family
+from mcp_lint.model.frameworks import FRAMEWORK_DOMAIN_ERRORS, TOOL_ERROR_CLASSES, Family
 from mcp_lint.model.library_tables import DECODE_POSITIONS
 from mcp_lint.model.message_text import find_exception_text, gathered_exception_text, literal_text
 from mcp_lint.model.non_text import returns_no_text
@@ -111,8 +111,9 @@ from mcp_lint.rules.upstream_body import (
     item_holding,
     name_read,
     parsed_params,
+    failed_replies_in,
     reply_failure_test,
-    undecoded_replies,
+    status_failed_replies,
     unpacked_responses,
 )
 from mcp_lint.rules.http_status import keep_caught_status, keep_library_reason, keep_os_reason, raises_status_uncaught, status_clause, with_status
@@ -575,8 +576,12 @@ async def get_forecast(city: str) -> str:
                 # is the reply the endpoint gave, passed on as the answer. Only the exception's
                 # message carries it (`TrackerError(status, "invalid JSON", resp.text)` keeps
                 # the body in an attribute).
-                bases = undecoded_replies(handler_of.get(id(node)))
+                bases = failed_replies_in(handler_of.get(id(node)))
                 sent = _message_expr(value) or value if bases else value
+            elif not bases:
+                # `except httpx.HTTPStatusError: return f"Sending failed: {reply.text}"` around
+                # the reply's own `raise_for_status()`: there, the reply failed.
+                bases = status_failed_replies(handler_of.get(id(node)))
             body = _body_through_locals(sent, bases, fn, ctx) if bases else None
             if body is None and bases and variant.startswith("raise"):
                 # `raise ApiError(resp)`: the class's `__init__` decides whether its message holds
@@ -703,7 +708,7 @@ async def get_forecast(city: str) -> str:
                     payload = replace(
                         payload,
                         factory=last_name(dotted(built.func) or ""),
-                        factory_qual=project_class(built.func, ctx) or "",
+                        factory_qual=project_class(built.func, ctx) or _framework_tool_error(built.func, ctx),
                         raised_only=not any(n is found for n in descendants(value)),
                     )
                 route = "raise" if variant.startswith("raise") else "text"
@@ -957,11 +962,11 @@ async def get_forecast(city: str) -> str:
     def _body_sinks(self, fn: FunctionFacts, ctx: FileContext):
         """The sinks an upstream error body can reach the model through: _all_sinks, and raises
         of other classes that leave this function (the framework forwards their text): outside
-        an `except`, or in a clause that caught a reply's failed decoding (undecoded_replies)."""
+        an `except`, or in a clause that caught a reply's failed decoding or status (failed_replies_in)."""
         yield from self._all_sinks(fn, ctx)
         for fact in fn.raises:
             exc = fact.node.exc
-            outside = fact.handler is None or undecoded_replies(fact.handler)
+            outside = fact.handler is None or failed_replies_in(fact.handler)
             if isinstance(exc, cst.Call) and outside and _raise_variant(exc, ctx) == "raise-other":
                 if self._raise_variant(fact, exc, ctx) == "raise-other":  # not caught again here
                     yield fact.node, exc, "raise-other", fact.conditions
@@ -1087,6 +1092,9 @@ async def get_forecast(city: str) -> str:
         elif passed_on and payload.factory:
             claim = f"builds {cls} with {what}, which the caller raises"
             notes.append(f"caught on the way: {passed_on}")
+        elif variant.startswith("raise-param") and payload.factory:
+            claim = f"builds {cls} with {what}, which the caller raises"
+            notes.append("the model reads a ToolError's text verbatim")
         elif passed_on:
             claim = f"raises {cls or 'ToolError'} with {what}"
             notes.append(f"caught on the way: {passed_on}")
@@ -2506,3 +2514,11 @@ def _arguments(render, extra: list[str], indent: str, multiline: bool) -> str:
     inner = indent + "    "
     lines = [render("\n" + inner) if multiline else render(" ")] + extra
     return "\n" + ",\n".join(inner + line for line in lines) + ("," if extra else "") + "\n" + indent
+
+
+def _framework_tool_error(expr: cst.BaseExpression, ctx: FileContext) -> str:
+    """The framework's ToolError class `expr` names (qualified), or "": a factory returning one
+    (`def to_tool_error(e): return ToolError(str(e))`) is raised as a ToolError by its callers."""
+    name = dotted(expr)
+    resolved = ctx.model.aliases.resolve_dotted(name) if name else None
+    return resolved if resolved in TOOL_ERROR_CLASSES else ""

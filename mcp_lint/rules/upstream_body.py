@@ -13,7 +13,7 @@ import libcst as cst
 
 from mcp_lint.model.exception_guards import Handler
 from mcp_lint.model.facts import FunctionFacts
-from mcp_lint.model.library_tables import ARGUMENT_PARSERS, MODEL_VALIDATORS
+from mcp_lint.model.library_tables import MODEL_VALIDATORS, parses_its_input
 from mcp_lint.model.names import dotted, last_name, root_of, unwrap_await
 from mcp_lint.model.walk import descendants
 from mcp_lint.rules.base import FileContext
@@ -92,7 +92,7 @@ def parsed_params(handler: Handler, fn: FunctionFacts, ctx: FileContext) -> tupl
             continue
         name = dotted(node.func) or ""
         resolved = ctx.model.aliases.resolve_dotted(name) or name
-        if resolved not in ARGUMENT_PARSERS and last_name(name) not in MODEL_VALIDATORS:
+        if not parses_its_input(resolved) and last_name(name) not in MODEL_VALIDATORS:
             continue
         root = root_of(node.args[0].value)
         name = fn.parameter_items.get(root.value, root.value) if isinstance(root, cst.Name) else ""
@@ -331,6 +331,30 @@ def undecoded_replies(handler: Handler | None) -> set[str]:
         if base:
             replies.add(base)
     return replies
+
+
+# The classes a response's `raise_for_status()` raises (httpx, requests), and requests' base.
+_STATUS_ERRORS = frozenset({"HTTPStatusError", "HTTPError", "RequestException"})
+
+
+def status_failed_replies(handler: Handler | None) -> set[str]:
+    """Responses whose `raise_for_status()` the `try` of `handler` calls and whose status error
+    it catches (`try: resp.raise_for_status()` / `except httpx.HTTPStatusError:`): in the clause,
+    the reply failed, and its body (`resp.text`) is what the upstream sent about it."""
+    if handler is None or not {last_name(name) for name in handler.caught} & _STATUS_ERRORS:
+        return set()
+    replies: set[str] = set()
+    for node in descendants(handler.try_node.body):
+        if isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute) and node.func.attr.value == "raise_for_status":
+            base = dotted(node.func.value)
+            if base:
+                replies.add(base)
+    return replies
+
+
+def failed_replies_in(handler: Handler | None) -> set[str]:
+    """The responses known failed in the clause `handler`: not decoded, or a failed status."""
+    return undecoded_replies(handler) | status_failed_replies(handler)
 
 
 def _reply_field(value: cst.CSTNode, replies: set[str]) -> cst.CSTNode | None:
