@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import argparse
 import inspect
+import re
 import sys
 from pathlib import Path
 
@@ -181,9 +182,14 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--check", action="store_true", help="report pending rewrites, change nothing")
     args = parser.parse_args(argv)
     concrete = concrete_classes()
+    # Only files where an isinstance call may name a concrete class are parsed (libcst's parse of
+    # every module is most of the time this takes).
+    candidate = re.compile(r"isinstance\((?:[^()]|\([^()]*\))*?\bcst\.(?:%s)\b" % "|".join(sorted(concrete)))
     pending = 0
     for path in sorted(ROOT.rglob("*.py")):
         source = path.read_text(encoding="utf-8")
+        if not candidate.search(source):
+            continue
         code, changed = _rewrite(source, concrete)
         if not changed or code == source:
             continue
