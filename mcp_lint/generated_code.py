@@ -26,7 +26,7 @@ from pathlib import Path
 from types import CodeType
 from typing import Any
 
-__all__ = ["install", "save", "store_path"]
+__all__ = ["install", "run", "save", "store_path"]
 
 _builtin_exec = exec
 
@@ -60,6 +60,15 @@ _store: _Store | None = None
 # More source texts than this in the store (one run of mcp-lint with libcst uses about 1,500):
 # it is rewritten with one run's texts only.
 _MOST_KEPT = 20_000
+
+
+def run(source: str, namespace: dict[str, Any]) -> None:
+    """`exec(source, namespace)` for mcp-lint's own generated functions (model/walk.py's child
+    readers): through the store when the command installed it, so their bytecode is kept too."""
+    if _store is not None:
+        _store.exec(source, namespace)
+    else:
+        _builtin_exec(source, namespace)
 
 
 def store_path() -> Path:
