@@ -182,6 +182,19 @@ def mutation_of(
         return MutationKind(f"sends an HTTP {verb_arg.upper()}", effect=Effect.HTTP)
     if not isinstance(call.func, cst.Attribute):
         return None
+    if isinstance(call.func.value, cst.IfExp):
+        # `(DONE if ok else FAILED).append(r)`: the store a conditional expression chooses; a
+        # write through either choice is one on the path that takes it.
+        choice = call.func.value
+        return next(
+            (
+                kind
+                for branch in (choice.body, choice.orelse)
+                if (kind := mutation_of(call.with_changes(func=call.func.with_changes(value=branch.with_changes(lpar=(), rpar=()))), aliases, module_names, local_containers, local))
+                is not None
+            ),
+            None,
+        )
     method = call.func.attr.value
     receiver = chain(call.func.value) or ""
     root = receiver.split(".")[0]
@@ -554,9 +567,11 @@ def local_handles(fn: FunctionFacts, module_names: set[str], aliases: AliasTable
         if text is not None and fx.SQL_WRITE.search(text):
             sql.append((name, text))
             continue
+        if isinstance(value, cst.IfExp) and any(_names_state(branch, module_names) for branch in (value.body, value.orelse)):
+            state.add(name)  # `target = DONE if ok else FAILED`: the state one choice names
+            continue
         if isinstance(value, cst.Subscript):
-            root = chain(value)
-            if root in module_names and not fx.BOOKKEEPING.search(root or ""):
+            if _names_state(value, module_names):
                 state.add(name)  # `note = NOTES[i]`
             continue
         if not isinstance(value, cst.Call):
@@ -588,6 +603,14 @@ def local_handles(fn: FunctionFacts, module_names: set[str], aliases: AliasTable
         frozenset(state), frozenset(handles), tuple(sql), tuple(requests), documents, parts, _stream_parameters(fn), _created_here(fn, own), frozenset(clients), frozenset(workers),
         _scratch(fn, own, aliases), _file_handles(fn, own),
     )
+
+
+def _names_state(value: cst.BaseExpression, module_names: set[str]) -> bool:
+    """Is the value module state or an item of it (`NOTES`, `NOTES[i]`), not a cache or lock?"""
+    if not isinstance(value, (cst.Name, cst.Subscript)):
+        return False
+    root = chain(value)
+    return bool(root) and root.split(".")[0] in module_names and not fx.BOOKKEEPING.search(root or "")
 
 
 def _file_handles(fn: FunctionFacts, own: set[str]) -> tuple[tuple[str, tuple[str, ...]], ...]:
