@@ -188,6 +188,17 @@ def _targets(target: cst.BaseExpression) -> list[str]:
     return [name] if name else []
 
 
+def _chosen(target: cst.BaseExpression) -> list[str]:
+    """The stores a conditional expression under an item target chooses between:
+    `A` and `B` of `(A if c else B)[k] = v`."""
+    base = target
+    while isinstance(base, (cst.Subscript, cst.Attribute)):
+        base = base.value
+    if not isinstance(base, cst.IfExp):
+        return []
+    return [name for branch in (base.body, base.orelse) if (name := chain(branch))]
+
+
 # -- the steps of a function -------------------------------------------------------------------
 
 
@@ -833,7 +844,7 @@ class _Steps:
             self.local_containers.update(t.value for t in targets if isinstance(t, cst.Name))
         for target in targets:
             if isinstance(target, cst.Subscript):
-                for name in _targets(target):
+                for name in _targets(target) or _chosen(target):
                     self.state_write(step, small, name, f"{name}[...]")
             elif isinstance(target, cst.Attribute) and (root := chain(target)) and root.split(".")[0] in self.local.state_aliases:
                 self.state_write(step, small, root, root)  # `note.title = t` on an item of module state

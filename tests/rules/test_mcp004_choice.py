@@ -61,7 +61,33 @@ CAUSES = [
             return "kept"
         """,
     ),
+    case(
+        "an-item-write-on-a-chosen-module-store",
+        STATE
+        + """\
+        @mcp.tool()
+        def file_job(job_id: str, job: dict, archived: bool) -> str:
+            (ARCHIVE if archived else ACTIVE)[job_id] = job  # expect: MCP004
+            if not job_id.isalnum():
+                raise ToolError("job_id must be letters and digits")
+            return "filed"
+        """,
+    ),
     # -- not shared: the call's own containers, or a read through the choice ----------------------
+    case(
+        "an-item-write-on-a-choice-between-the-calls-own-dicts",
+        """\
+        @mcp.tool()
+        def sort_jobs(jobs: dict[str, dict]) -> dict:
+            late: dict[str, dict] = {}
+            due: dict[str, dict] = {}
+            for job_id, job in jobs.items():
+                (late if job.get("late") else due)[job_id] = job
+            if not jobs:
+                raise ToolError("no jobs given")
+            return {"late": late, "due": due}
+        """,
+    ),
     case(
         "a-choice-between-the-calls-own-lists",
         """\
