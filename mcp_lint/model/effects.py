@@ -228,6 +228,27 @@ PATH_DERIVERS = PATH_JOINERS | {"joinpath", "with_name", "with_suffix", "with_st
 # Ending a long-lived connection or process held by the object or the module.
 CLOSE_METHODS = frozenset({"close", "disconnect", "shutdown", "terminate", "kill", "stop", "aclose"})
 
+# -- cleanup (never an effect) -----------------------------------------------------------------
+
+# Closing, releasing or disconnecting what the call or the process holds (a client, connection,
+# session, cursor, file handle, lock, temporary resource): `client.close()`, `lock.release()`,
+# `await session.aclose()`, `close_connection(c)`. Of what the call itself holds, it gives back
+# what was opened; a rejected call leaves nothing behind because of it, and a retry repeats it
+# harmlessly: no mutation (the connection the server keeps for every call, `self.conn.close()`, a
+# module's client, is another matter: later calls find it closed; CLOSE_METHODS above). And a fix
+# never moves a check above any of them: the rejecting path would skip it and leak the resource. A method of these words on a receiver named otherwise (`issue.close()`,
+# `position.close()`, `ticket.close()`) is an SDK's write verb, judged as such.
+CLEANUP_METHODS = frozenset({"close", "aclose", "disconnect", "release", "unlock", "cleanup", "dispose", "logout", "__exit__", "__aexit__"})
+# Words of a receiver (its last part) or of a method after the cleanup word that name a held
+# resource: `db_conn.close()`, `self.http_client.aclose()`, `close_session()`, `release_lock()`.
+RESOURCE_WORDS = frozenset(
+    {"client", "clients", "conn", "connection", "connections", "session", "sessions", "cursor", "cur", "channel",
+     "socket", "sock", "ws", "websocket", "stream", "file", "fh", "fp", "f", "handle", "lock", "mutex", "semaphore",
+     "sem", "pool", "engine", "driver", "browser", "page", "context", "transport", "reader", "writer", "pipe",
+     "tmp", "temp", "tempfile", "tmpfile", "tmpdir", "tempdir", "resource", "resources", "db", "database",
+     "producer", "consumer", "watcher", "observer", "sftp", "ssh", "ftp", "smtp", "imap", "cache"}
+)
+
 # -- SDK methods ------------------------------------------------------------------------------
 
 WRITE_VERBS = frozenset(

@@ -182,6 +182,19 @@ def mutation_of(
         return MutationKind(f"sends an HTTP {verb_arg.upper()}", effect=Effect.HTTP)
     if not isinstance(call.func, cst.Attribute):
         return None
+    if isinstance(call.func.value, cst.IfExp):
+        # `(DONE if ok else FAILED).append(r)`: the store a conditional expression chooses; a
+        # write through either choice is one on the path that takes it.
+        choice = call.func.value
+        return next(
+            (
+                kind
+                for branch in (choice.body, choice.orelse)
+                if (kind := mutation_of(call.with_changes(func=call.func.with_changes(value=branch.with_changes(lpar=(), rpar=()))), aliases, module_names, local_containers, local))
+                is not None
+            ),
+            None,
+        )
     method = call.func.attr.value
     receiver = chain(call.func.value) or ""
     root = receiver.split(".")[0]
@@ -238,6 +251,11 @@ def mutation_of(
     if root in local.document_parts and method.lower() not in fx.PART_PERSIST:
         return None  # `ws.write(row, col, v)` writes a cell of a sheet of that workbook, not a file
     shared = root in module_names or (root in {"self", "cls"} and "." in receiver)
+    if not shared and is_cleanup(call, local):
+        # `client.close()`, `lock.release()` of what this call holds: gives it back, changes
+        # nothing. The connection the server keeps for every call (`self.conn.close()`) is not
+        # this call's to give back: later calls find it closed (Effect.CLOSE below).
+        return None
     if method in fx.CLOSE_METHODS and shared:
         return MutationKind(f"closes {receiver}", changed, effect=Effect.CLOSE)
     if method in fx.CONTAINER_WRITES and root in local.state_aliases:
@@ -278,6 +296,28 @@ def mutation_of(
         # document held before the save, so loading it again reads nothing new.
         changed += tuple(FS + r for a in call.args for r in read_names(a.value))
     return MutationKind(f"calls {receiver}.{method}()", changed)
+
+
+def is_cleanup(call: cst.Call, local: LocalHandles = NO_LOCALS) -> bool:
+    """Does the call close, release or disconnect a held resource (model/effects.py's cleanup
+    class)? By the method's name (`close_session()`, `_release_lock(l)`), or by a cleanup method
+    on a receiver named for a resource (`client.close()`, `self.db_conn.close()`) or holding one
+    this function opened (`c = make_client(); c.close()`, a file handle, its scratch)."""
+    func = call.func
+    method = func.attr.value if isinstance(func, cst.Attribute) else func.value if isinstance(func, cst.Name) else ""
+    words = identifier_words(method)
+    if len(words) > 1 and words[0] in fx.CLEANUP_METHODS and words[-1] in fx.RESOURCE_WORDS:
+        return True  # `close_connection()`, `self._release_lock()`: named for it
+    if method not in fx.CLEANUP_METHODS or not isinstance(func, cst.Attribute):
+        return False
+    receiver = chain(func.value) or ""
+    if not receiver:
+        return False
+    last = receiver.split(".")[-1]
+    if any(word in fx.RESOURCE_WORDS for word in identifier_words(last)):
+        return True
+    root = receiver.split(".")[0]
+    return receiver == root and (root in local.clients or root in local.scratch or any(name == root for name, _ in local.file_handles))
 
 
 def _into_scratch(call: cst.Call, local: LocalHandles, aliases: AliasTable) -> bool:
@@ -527,9 +567,11 @@ def local_handles(fn: FunctionFacts, module_names: set[str], aliases: AliasTable
         if text is not None and fx.SQL_WRITE.search(text):
             sql.append((name, text))
             continue
+        if isinstance(value, cst.IfExp) and any(_names_state(branch, module_names) for branch in (value.body, value.orelse)):
+            state.add(name)  # `target = DONE if ok else FAILED`: the state one choice names
+            continue
         if isinstance(value, cst.Subscript):
-            root = chain(value)
-            if root in module_names and not fx.BOOKKEEPING.search(root or ""):
+            if _names_state(value, module_names):
                 state.add(name)  # `note = NOTES[i]`
             continue
         if not isinstance(value, cst.Call):
@@ -561,6 +603,14 @@ def local_handles(fn: FunctionFacts, module_names: set[str], aliases: AliasTable
         frozenset(state), frozenset(handles), tuple(sql), tuple(requests), documents, parts, _stream_parameters(fn), _created_here(fn, own), frozenset(clients), frozenset(workers),
         _scratch(fn, own, aliases), _file_handles(fn, own),
     )
+
+
+def _names_state(value: cst.BaseExpression, module_names: set[str]) -> bool:
+    """Is the value module state or an item of it (`NOTES`, `NOTES[i]`), not a cache or lock?"""
+    if not isinstance(value, (cst.Name, cst.Subscript)):
+        return False
+    root = chain(value)
+    return bool(root) and root.split(".")[0] in module_names and not fx.BOOKKEEPING.search(root or "")
 
 
 def _file_handles(fn: FunctionFacts, own: set[str]) -> tuple[tuple[str, tuple[str, ...]], ...]:

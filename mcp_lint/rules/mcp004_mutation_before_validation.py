@@ -42,6 +42,7 @@ from mcp_lint.model.mutations import (
     LocalHandles,
     MutationKind,
     chain,
+    is_cleanup,
     local_handles,
     module_level_handles,
     module_level_names,
@@ -55,7 +56,7 @@ from mcp_lint.model.names import AliasTable, dotted, identifier_words, last_name
 from mcp_lint.model.summary import FunctionSummary, Latent, ParamGuard, Payload, argument_enables
 from mcp_lint.rules.mcp004_helper_effects import HelperEffects, HelperGuard, helper_effects
 from mcp_lint.rules.mcp004_handed_state import argument_for, params_changed
-from mcp_lint.model.walk import children
+from mcp_lint.model.walk import children, descendants
 from mcp_lint.model import effects as fx
 from mcp_lint.rules.base import (
     Example,
@@ -185,6 +186,17 @@ def _targets(target: cst.BaseExpression) -> list[str]:
         return _targets(target.value)
     name = chain(target)
     return [name] if name else []
+
+
+def _chosen(target: cst.BaseExpression) -> list[str]:
+    """The stores a conditional expression under an item target chooses between:
+    `A` and `B` of `(A if c else B)[k] = v`."""
+    base = target
+    while isinstance(base, (cst.Subscript, cst.Attribute)):
+        base = base.value
+    if not isinstance(base, cst.IfExp):
+        return []
+    return [name for branch in (base.body, base.orelse) if (name := chain(branch))]
 
 
 # -- the steps of a function -------------------------------------------------------------------
@@ -832,7 +844,7 @@ class _Steps:
             self.local_containers.update(t.value for t in targets if isinstance(t, cst.Name))
         for target in targets:
             if isinstance(target, cst.Subscript):
-                for name in _targets(target):
+                for name in _targets(target) or _chosen(target):
                     self.state_write(step, small, name, f"{name}[...]")
             elif isinstance(target, cst.Attribute) and (root := chain(target)) and root.split(".")[0] in self.local.state_aliases:
                 self.state_write(step, small, root, root)  # `note.title = t` on an item of module state
@@ -2251,6 +2263,8 @@ def set_stock(sku: str, quantity: int) -> str:
         check_at = next(i for i, s in enumerate(block) if s is node)
         if anchor_at >= check_at:
             return None, ()
+        if any(isinstance(n, cst.Call) and _gives_back(n) for stmt in block[anchor_at:check_at] for n in descendants(stmt, into_scopes=False)):
+            return None, ()  # moved above `client.close()`, the rejecting path would skip it and leak the client
         # What the statements the check would move across assign (walked here, at a finding:
         # the steps before the mutation were not kept).
         assigned = {n for stmt in block[anchor_at:check_at] for n in _assigned_in(stmt)}
@@ -2801,6 +2815,16 @@ def _reachable(steps: _Steps, mutation_path: tuple[int, ...], check_path: tuple[
         if left.owner == right.owner and left.exclusive and right.exclusive:
             return False
     return True
+
+
+def _gives_back(call: cst.Call) -> bool:
+    """Does the call close or release something (`client.close()`, `self.conn.close()`,
+    `_close(conn)`, `cleanup(tmp)`; not `close_issue(n)`)? A fix never moves a check above one:
+    the rejecting path would skip it."""
+    if is_cleanup(call):
+        return True
+    words = identifier_words(last_name(dotted(call.func) or ""))
+    return len(words) == 1 and words[0] in fx.CLEANUP_METHODS
 
 
 def _block_statements(ctx: FileContext, steps: _Steps, path: tuple[int, ...]) -> Sequence[cst.BaseStatement] | None:

@@ -96,6 +96,7 @@ KNOWN: dict[tuple[str, str], str] = {
     ("move", "MCP004-example-python-3"): _CROSS_MODULE_STATE,
     ("move", "MCP004-example-python-4"): _CROSS_MODULE_STATE,
     ("move", "shapes-MCP004-example-python-6"): _CROSS_MODULE_STATE,
+    ("move", "MCP004-what-is-not-flagged-python-8"): _CROSS_MODULE_STATE,
     ("move", "MCP008-use-instead-python-2"): (
         "MCP008 does not follow a context manager of another module that turns the project's exception into a ToolError"
     ),
