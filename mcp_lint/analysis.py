@@ -216,8 +216,8 @@ def analyze_source(
         fsum.escapes = exits.of_function(facts)
         guards = _try_guards(facts) if facts.handlers else ()
         if facts.handlers:
-            fsum.absorbing = frozenset(h.site for h in facts.handlers if not any(isinstance(n, (cst.Raise, cst.Return)) for n in descendants(h.node.body, into_scopes=False)))
-        fsum.intercepts = _intercepts(facts, guards) or any(isinstance(m, cst.Call) and project_call(m, ctx) for m in facts.managers)
+            fsum.absorbing = frozenset(h.site for h in facts.handlers if not any(type(n) in (cst.Raise, cst.Return) for n in descendants(h.node.body, into_scopes=False)))
+        fsum.intercepts = _intercepts(facts, guards) or any(type(m) is cst.Call and project_call(m, ctx) for m in facts.managers)
         if fsum.intercepts:
             fsum.guards = guards  # kept only where a decorator's wrapper may read them (summaries stay small)
         for rule in rules:  # what a rule records of a helper for its callers in other modules
@@ -309,7 +309,7 @@ def _call_edges(
                 # Only the exception object itself: `helper(str(e))` is reported at the call site.
                 if dotted(argument.value) == handler.name:
                     failure_params.append(index)
-            if isinstance(call.node.func, cst.Attribute) and dotted(call.node.func.value) == handler.name:
+            if type(call.node.func) is cst.Attribute and dotted(call.node.func.value) == handler.name:
                 # `e.as_dict()`: the caught exception is the method's object, `self` (position -1
                 # here: the linker shifts a method's positions by one past `self`).
                 failure_params.append(-1)
@@ -326,7 +326,7 @@ def _call_edges(
             call.callee or "",
             call.returned,
             tuple(exc_params),
-            isinstance(call.node.func, cst.Attribute),
+            type(call.node.func) is cst.Attribute,
             call.guarded,
             call.branch,
             flows=call.flows,
@@ -375,13 +375,13 @@ def _assigned_local(call: CallFact) -> str | None:
     """The plain local a statement of its own assigns the call's value to (`r = helper(x)`,
     `r: dict = await helper(x)`): the name the checks of that value read. None otherwise."""
     statement = call.statement
-    if not isinstance(statement, cst.SimpleStatementLine) or len(statement.body) != 1:
+    if type(statement) is not cst.SimpleStatementLine or len(statement.body) != 1:
         return None
     small = statement.body[0]
-    if not isinstance(small, (cst.Assign, cst.AnnAssign)) or small.value is None or unwrap_await(small.value) is not call.node:
+    if type(small) not in (cst.Assign, cst.AnnAssign) or small.value is None or unwrap_await(small.value) is not call.node:
         return None
-    targets = [t.target for t in small.targets] if isinstance(small, cst.Assign) else [small.target]
-    if len(targets) != 1 or not isinstance(targets[0], cst.Name):
+    targets = [t.target for t in small.targets] if type(small) is cst.Assign else [small.target]
+    if len(targets) != 1 or type(targets[0]) is not cst.Name:
         return None
     return targets[0].value
 
@@ -401,9 +401,9 @@ class _BodyNames:
         if self._tested is None:
             found: set[str] = set()
             for node in descendants(self.facts.node.body, into_scopes=False):
-                test = node.test if isinstance(node, (cst.If, cst.While, cst.IfExp, cst.Assert)) else None
+                test = node.test if type(node) in (cst.If, cst.While, cst.IfExp, cst.Assert) else None
                 if test is not None:
-                    found.update(n.value for n in descendants(test, into_scopes=False) if isinstance(n, cst.Name))
+                    found.update(n.value for n in descendants(test, into_scopes=False) if type(n) is cst.Name)
             self._tested = frozenset(found)
         return self._tested
 
@@ -411,7 +411,7 @@ class _BodyNames:
         """The names that are an operand of `+` or `+=`, or a part of an f-string, in the body (_joined)."""
         if self._joined is None:
             operands = _joined_operands(self.facts.node.body)
-            self._joined = frozenset(node.value for node in operands if isinstance(node, cst.Name))
+            self._joined = frozenset(node.value for node in operands if type(node) is cst.Name)
         return self._joined
 
 
@@ -438,15 +438,15 @@ def _items_tested(call: CallFact, body: _BodyNames) -> bool:
     """Is a local the call's tuple value is unpacked into (`status, body = fetch()`) read in a
     condition of the function (`if status == 0: raise ...`)?"""
     statement = call.statement
-    if not isinstance(statement, cst.SimpleStatementLine) or len(statement.body) != 1:
+    if type(statement) is not cst.SimpleStatementLine or len(statement.body) != 1:
         return False
     small = statement.body[0]
-    if not isinstance(small, cst.Assign) or len(small.targets) != 1 or unwrap_await(small.value) is not call.node:
+    if type(small) is not cst.Assign or len(small.targets) != 1 or unwrap_await(small.value) is not call.node:
         return False
     target = small.targets[0].target
-    if not isinstance(target, (cst.Tuple, cst.List)):
+    if type(target) not in (cst.Tuple, cst.List):
         return False
-    names = {e.value.value for e in target.elements if isinstance(e, cst.Element) and isinstance(e.value, cst.Name)}
+    names = {e.value.value for e in target.elements if type(e) is cst.Element and type(e.value) is cst.Name}
     return not names.isdisjoint(body.tested())
 
 
@@ -458,22 +458,22 @@ def _hands_on(call: CallFact, facts: FunctionFacts, body: _BodyNames) -> bool:
     if name is None or name not in body.tested():  # no test reads it: no walk of the blocks
         return False
     for block in descendants(facts.node, into_scopes=False):
-        statements = block.body if isinstance(block, cst.IndentedBlock) else None
+        statements = block.body if type(block) is cst.IndentedBlock else None
         if not statements:
             continue
         for index, check in enumerate(statements[:-1]):
-            if not isinstance(check, cst.If) or check.orelse is not None:
+            if type(check) is not cst.If or check.orelse is not None:
                 continue
-            read = {n.value for n in descendants(check.test, into_scopes=False) if isinstance(n, cst.Name)}
+            read = {n.value for n in descendants(check.test, into_scopes=False) if type(n) is cst.Name}
             if name not in read or read - _CHECK_NAMES - {name}:
                 continue
-            body = check.body.body if isinstance(check.body, cst.IndentedBlock) else ()
-            if len(body) == 1 and isinstance(body[0], cst.SimpleStatementLine) and len(body[0].body) == 1:
+            body = check.body.body if type(check.body) is cst.IndentedBlock else ()
+            if len(body) == 1 and type(body[0]) is cst.SimpleStatementLine and len(body[0].body) == 1:
                 returned = body[0].body[0]
-                if isinstance(returned, cst.Return) and isinstance(returned.value, cst.Name) and returned.value.value == name:
+                if type(returned) is cst.Return and type(returned.value) is cst.Name and returned.value.value == name:
                     # The check guards work that follows (a call), not the choice between two answers
                     # (`if note: return note` then `return "unchanged"`).
-                    return any(isinstance(n, cst.Call) for after in statements[index + 1 :] for n in descendants(after, into_scopes=False))
+                    return any(type(n) is cst.Call for after in statements[index + 1 :] for n in descendants(after, into_scopes=False))
     return False
 
 
@@ -485,7 +485,7 @@ def _advice_calls(facts: FunctionFacts) -> frozenset[int]:
     for node in descendants(facts.node.body, into_scopes=False):
         if type(node) is not cst.Dict:
             continue
-        items = {key: element.value for element in node.elements if isinstance(element, cst.DictElement) and (key := string_value(element.key))}
+        items = {key: element.value for element in node.elements if type(element) is cst.DictElement and (key := string_value(element.key))}
         if not items.keys() & set(ERROR_KEYS):
             continue
         for key in hint_keys_in(items):
@@ -500,7 +500,7 @@ def _value_appended(call: CallFact, body: _BodyNames) -> bool:
     helper()`, `head + helper()`, `f"{head}{helper()}"`, or the same with the local it is
     assigned to (`r = helper()` ... `report += r`)?"""
     statement = call.statement
-    if not isinstance(statement, cst.SimpleStatementLine):
+    if type(statement) is not cst.SimpleStatementLine:
         return False
     if _joined(statement, lambda node: unwrap_await(node) is call.node):
         return True
@@ -516,12 +516,12 @@ def _joined(within: cst.CSTNode, is_value: Callable[[cst.CSTNode], bool]) -> boo
 def _joined_operands(within: cst.CSTNode) -> Iterator[cst.CSTNode]:
     """The operands of `+` and `+=`, and the parts of f-strings, in `within`."""
     for node in descendants(within, into_scopes=False):
-        if isinstance(node, cst.AugAssign) and isinstance(node.operator, cst.AddAssign):
+        if type(node) is cst.AugAssign and type(node.operator) is cst.AddAssign:
             yield node.value
-        elif isinstance(node, cst.BinaryOperation) and isinstance(node.operator, cst.Add):
+        elif type(node) is cst.BinaryOperation and type(node.operator) is cst.Add:
             yield node.left
             yield node.right
-        elif isinstance(node, cst.FormattedStringExpression):
+        elif type(node) is cst.FormattedStringExpression:
             yield node.expression
 
 
@@ -538,14 +538,14 @@ def _rewording_check(call: CallFact, facts: FunctionFacts) -> bool:
     if name is None:
         return False
     for node in descendants(facts.node.body, into_scopes=False):
-        if not isinstance(node, cst.If) or not any(isinstance(n, cst.Name) and n.value == name for n in descendants(node.test, into_scopes=False)):
+        if type(node) is not cst.If or not any(type(n) is cst.Name and n.value == name for n in descendants(node.test, into_scopes=False)):
             continue
-        if not any(isinstance(n, cst.SimpleString) and literal_value(n) in FAILURE_KEYS for n in descendants(node.test, into_scopes=False)):
+        if not any(type(n) is cst.SimpleString and literal_value(n) in FAILURE_KEYS for n in descendants(node.test, into_scopes=False)):
             continue
-        body = node.body.body if isinstance(node.body, cst.IndentedBlock) else ()
+        body = node.body.body if type(node.body) is cst.IndentedBlock else ()
         last = body[-1] if body else None
-        exit_ = last.body[-1] if isinstance(last, cst.SimpleStatementLine) and last.body else None
-        if isinstance(exit_, cst.Raise) or (isinstance(exit_, cst.Return) and exit_.value is not None and not (isinstance(exit_.value, cst.Name) and exit_.value.value == name)):
+        exit_ = last.body[-1] if type(last) is cst.SimpleStatementLine and last.body else None
+        if type(exit_) is cst.Raise or (type(exit_) is cst.Return and exit_.value is not None and not (type(exit_.value) is cst.Name and exit_.value.value == name)):
             return True
     return False
 
@@ -554,16 +554,16 @@ def _returned_items(call: CallFact, facts: FunctionFacts) -> tuple[int, ...]:
     """The positions of the call's tuple value unpacked into plain locals by the statement of the
     call (`key, err = load()`) that a return of the function sends as they are (`return err`)."""
     statement = call.statement
-    if not isinstance(statement, cst.SimpleStatementLine) or len(statement.body) != 1:
+    if type(statement) is not cst.SimpleStatementLine or len(statement.body) != 1:
         return ()
     small = statement.body[0]
-    if not isinstance(small, cst.Assign) or len(small.targets) != 1 or unwrap_await(small.value) is not call.node:
+    if type(small) is not cst.Assign or len(small.targets) != 1 or unwrap_await(small.value) is not call.node:
         return ()
     target = small.targets[0].target
-    if not isinstance(target, (cst.Tuple, cst.List)):
+    if type(target) not in (cst.Tuple, cst.List):
         return ()
-    names = {e.value.value: i for i, e in enumerate(target.elements) if isinstance(e, cst.Element) and isinstance(e.value, cst.Name)}
-    returned = {r.node.value.value for r in facts.returns if isinstance(r.node.value, cst.Name)}
+    names = {e.value.value: i for i, e in enumerate(target.elements) if type(e) is cst.Element and type(e.value) is cst.Name}
+    returned = {r.node.value.value for r in facts.returns if type(r.node.value) is cst.Name}
     return tuple(sorted(i for name, i in names.items() if name in returned))
 
 
@@ -572,7 +572,7 @@ def _found_failures(call: CallFact, facts: FunctionFacts) -> tuple[int, ...]:
     branch tested for failure (`if r.get("error"): return describe(r)`, `if not r["ok"]:`):
     the caller found the failure and hands the value whole to the callee to describe."""
     positional = [a.value for a in call.node.args if a.keyword is None and not a.star]
-    names = {i: value.value for i, value in enumerate(positional) if isinstance(value, cst.Name)}
+    names = {i: value.value for i, value in enumerate(positional) if type(value) is cst.Name}
     if not names:
         return ()
     ret = next((r for r in facts.returns if r.node.value is not None and any(n is call.node for n in descendants(r.node.value))), None)
@@ -593,23 +593,23 @@ def _handing_on_check(call: CallFact, facts: FunctionFacts, range_of: Callable[[
     tests = [
         node
         for node in descendants(facts.node.body, into_scopes=False)
-        if isinstance(node, (cst.If, cst.While, cst.IfExp, cst.Assert))
-        and any(isinstance(n, cst.Name) and n.value == name for n in descendants(node.test, into_scopes=False))
+        if type(node) in (cst.If, cst.While, cst.IfExp, cst.Assert)
+        and any(type(n) is cst.Name and n.value == name for n in descendants(node.test, into_scopes=False))
     ]
-    if len(tests) != 1 or not isinstance(tests[0], cst.If) or tests[0].orelse is not None:
+    if len(tests) != 1 or type(tests[0]) is not cst.If or tests[0].orelse is not None:
         return None
     check = tests[0]
-    if {n.value for n in descendants(check.test, into_scopes=False) if isinstance(n, cst.Name)} - _CHECK_NAMES - {name}:
+    if {n.value for n in descendants(check.test, into_scopes=False) if type(n) is cst.Name} - _CHECK_NAMES - {name}:
         return None
-    if not any(isinstance(n, cst.SimpleString) and literal_value(n) in FAILURE_KEYS for n in descendants(check.test, into_scopes=False)):
+    if not any(type(n) is cst.SimpleString and literal_value(n) in FAILURE_KEYS for n in descendants(check.test, into_scopes=False)):
         return None  # `if not r: return r` hands on an empty answer too, not only a failure
-    body = check.body.body if isinstance(check.body, cst.IndentedBlock) else ()
-    if len(body) != 1 or not isinstance(body[0], cst.SimpleStatementLine) or len(body[0].body) != 1:
+    body = check.body.body if type(check.body) is cst.IndentedBlock else ()
+    if len(body) != 1 or type(body[0]) is not cst.SimpleStatementLine or len(body[0].body) != 1:
         return None
     returned = body[0].body[0]
-    if not isinstance(returned, cst.Return) or not (isinstance(returned.value, cst.Name) and returned.value.value == name):
+    if type(returned) is not cst.Return or not (type(returned.value) is cst.Name and returned.value.value == name):
         return None
-    if any(isinstance(node, cst.If) and node.orelse is check for node in descendants(facts.node.body, into_scopes=False)):
+    if any(type(node) is cst.If and node.orelse is check for node in descendants(facts.node.body, into_scopes=False)):
         return None  # an `elif`: its lines are part of the `if` above
     where = range_of(check)
     return Location(where.start.line, 1), Location(where.end.line + 1, 1)
@@ -626,7 +626,7 @@ def _constant_arguments(call: cst.Call) -> tuple[tuple[int, str, str], ...]:
         if argument.star:
             return tuple(out)  # positions after `*args` are unknown
         value = argument.value
-        text = value.value if isinstance(value, cst.Name) and value.value in _CONSTANT_NAMES else value.value if isinstance(value, (cst.Integer, cst.SimpleString)) else None
+        text = value.value if type(value) is cst.Name and value.value in _CONSTANT_NAMES else value.value if type(value) in (cst.Integer, cst.SimpleString) else None
         text = "*" if text is None else text  # any other value: not known here
         out.append((-1, argument.keyword.value, text) if argument.keyword is not None else (position, "", text))
         if argument.keyword is None:
@@ -647,7 +647,7 @@ def _forwards(call: cst.Call, facts: FunctionFacts) -> tuple[tuple[int, int], ..
         value = argument.value
         if type(value) is cst.Name and value.value in facts.params and value.value not in {"self", "cls"}:
             out.append((index, facts.params.index(value.value)))
-    receiver = call.func.value if isinstance(call.func, cst.Attribute) else None
+    receiver = call.func.value if type(call.func) is cst.Attribute else None
     if type(receiver) is cst.Name and receiver.value in facts.params and receiver.value not in {"self", "cls"}:
         # `def fail(exc: ApiError): return exc.to_response()`: the parameter is the method's
         # object (position -1: the linker shifts a method's positions by one past `self`).
@@ -670,15 +670,15 @@ def _from_params(call: cst.Call, facts: FunctionFacts) -> tuple[tuple[int, int],
 def _parameter_root(value: cst.BaseExpression, facts: FunctionFacts, depth: int) -> str | None:
     """The caller's parameter `value` is taken from, or None."""
     while True:
-        if isinstance(value, cst.BooleanOperation) and isinstance(value.operator, cst.Or):
+        if type(value) is cst.BooleanOperation and type(value.operator) is cst.Or:
             value = value.left  # `arguments or {}`: the parameter, or an empty default
-        elif isinstance(value, cst.Call) and isinstance(value.func, cst.Attribute):
+        elif type(value) is cst.Call and type(value.func) is cst.Attribute:
             value = value.func.value  # `args.get("x")`, `raw.strip()`
-        elif isinstance(value, (cst.Subscript, cst.Attribute)):
+        elif type(value) in (cst.Subscript, cst.Attribute):
             value = value.value
         else:
             break
-    if not isinstance(value, cst.Name):
+    if type(value) is not cst.Name:
         return None
     if value.value in facts.params:
         return value.value if value.value not in {"self", "cls"} else None
@@ -704,7 +704,7 @@ def _arg_types(call: cst.Call, facts: FunctionFacts) -> tuple[tuple[int, str, st
     for arg in call.args:
         if arg.star:
             break
-        if isinstance(arg.value, cst.Name) and arg.value.value in facts.local_types:
+        if type(arg.value) is cst.Name and arg.value.value in facts.local_types:
             keyword = arg.keyword.value if arg.keyword is not None else ""
             out.append((-1 if keyword else position, keyword, facts.local_types[arg.value.value]))
         if arg.keyword is None:
@@ -745,16 +745,16 @@ def _instances(module: cst.Module, model: ModuleModel) -> dict[str, str]:
     """Objects created at module level or stored on `self`, by the name they are reached through."""
     out: dict[str, str] = {}
     for stmt in module.body:
-        if isinstance(stmt, cst.SimpleStatementLine):
+        if type(stmt) is cst.SimpleStatementLine:
             for small in stmt.body:
-                if isinstance(small, (cst.Assign, cst.AnnAssign)) and small.value is not None:
-                    value = small.value.expression if isinstance(small.value, cst.Await) else small.value
-                    if not isinstance(value, cst.Call):
+                if type(small) in (cst.Assign, cst.AnnAssign) and small.value is not None:
+                    value = small.value.expression if type(small.value) is cst.Await else small.value
+                    if type(value) is not cst.Call:
                         continue
                     target = model.aliases.resolve_or_local(value.func)
-                    targets = [t.target for t in small.targets] if isinstance(small, cst.Assign) else [small.target]
+                    targets = [t.target for t in small.targets] if type(small) is cst.Assign else [small.target]
                     for t in targets:
-                        if isinstance(t, cst.Name) and target:
+                        if type(t) is cst.Name and target:
                             out[t.value] = target
     # `self.x = Api()` in any method: facts recorded it while walking the method.
     for facts in model.functions.values():
@@ -804,12 +804,12 @@ def _logger_factory(module: cst.Module, model: ModuleModel, logger: str | None) 
         return "loguru.logger"
     root = model.module.split(".")[0]
     for statement in module.body:
-        if not isinstance(statement, cst.SimpleStatementLine):
+        if type(statement) is not cst.SimpleStatementLine:
             continue
         for small in statement.body:
-            if not isinstance(small, cst.Assign) or not isinstance(small.value, cst.Call):
+            if type(small) is not cst.Assign or type(small.value) is not cst.Call:
                 continue
-            if [t.target.value for t in small.targets if isinstance(t.target, cst.Name)] != [logger]:
+            if [t.target.value for t in small.targets if type(t.target) is cst.Name] != [logger]:
                 continue
             resolved = model.aliases.resolve(small.value.func) or ""
             if "." in resolved and resolved.split(".")[0] == root and len(small.value.args) <= 1:
@@ -828,14 +828,14 @@ _LIBRARY_LOGGER_FACTORIES = frozenset({"structlog.get_logger", "structlog.stdlib
 def _defined_names(module: cst.Module) -> set[str]:
     names: set[str] = set()
     for stmt in module.body:
-        if isinstance(stmt, (cst.FunctionDef, cst.ClassDef)):
+        if type(stmt) in (cst.FunctionDef, cst.ClassDef):
             names.add(stmt.name.value)
-        elif isinstance(stmt, cst.SimpleStatementLine):
+        elif type(stmt) is cst.SimpleStatementLine:
             for small in stmt.body:
                 targets = []
-                if isinstance(small, cst.Assign):
+                if type(small) is cst.Assign:
                     targets = [t.target for t in small.targets]
-                elif isinstance(small, (cst.AnnAssign, cst.AugAssign)):
+                elif type(small) in (cst.AnnAssign, cst.AugAssign):
                     targets = [small.target]
-                names.update(t.value for t in targets if isinstance(t, cst.Name))
+                names.update(t.value for t in targets if type(t) is cst.Name)
     return names

@@ -68,7 +68,7 @@ def caught_classes(handler: cst.ExceptHandler | cst.ExceptStarHandler) -> tuple[
     None when one is not a plain name (`except ERRORS_FROM_CONFIG()`)."""
     if handler.type is None:
         return _BARE
-    exprs = [el.value for el in handler.type.elements] if isinstance(handler.type, cst.Tuple) else [handler.type]
+    exprs = [el.value for el in handler.type.elements] if type(handler.type) is cst.Tuple else [handler.type]
     names = []
     for expr in exprs:
         name = _dotted(expr)
@@ -123,9 +123,9 @@ def _builtin_exception(name: str) -> type | None:
 
 
 def _dotted(expr: cst.BaseExpression) -> str | None:
-    if isinstance(expr, cst.Name):
+    if type(expr) is cst.Name:
         return expr.value
-    if isinstance(expr, cst.Attribute):
+    if type(expr) is cst.Attribute:
         inner = _dotted(expr.value)
         return f"{inner}.{expr.attr.value}" if inner else None
     return None
@@ -276,7 +276,7 @@ class _Builder:
         self.graph.mark_taken_when_true(test, test.successors[before:])
         if node.orelse is None:
             return ends + [test]
-        if isinstance(node.orelse, cst.If):  # `elif`
+        if type(node.orelse) is cst.If:  # `elif`
             return ends + self.if_(node.orelse, [test])
         return ends + self.block(node.orelse, [test])
 
@@ -353,19 +353,19 @@ class _Builder:
 
 
 def _irrefutable(pattern: cst.MatchPattern) -> bool:
-    if isinstance(pattern, cst.MatchAs):
+    if type(pattern) is cst.MatchAs:
         return pattern.pattern is None or _irrefutable(pattern.pattern)
-    if isinstance(pattern, cst.MatchOr):
+    if type(pattern) is cst.MatchOr:
         return any(_irrefutable(element.pattern) for element in pattern.patterns)
     return False
 
 
 def _always_true(test: cst.BaseExpression) -> bool:
-    return (isinstance(test, cst.Name) and test.value == "True") or (isinstance(test, cst.Integer) and test.value not in {"0", "0x0"})
+    return (type(test) is cst.Name and test.value == "True") or (type(test) is cst.Integer and test.value not in {"0", "0x0"})
 
 
 def _last_name(expr: cst.BaseExpression) -> str:
-    if isinstance(expr, cst.Call):
+    if type(expr) is cst.Call:
         expr = expr.func
     name = _dotted(expr) or ""
     return name.rsplit(".", 1)[-1]
@@ -382,21 +382,21 @@ def _simple(expr: cst.BaseExpression | None) -> bool:
     literal containers, f-strings and comparisons of those."""
     if expr is None or type(expr) in _CONSTANTS:
         return True
-    if isinstance(expr, cst.ConcatenatedString):
+    if type(expr) is cst.ConcatenatedString:
         return _simple(expr.left) and _simple(expr.right)
-    if isinstance(expr, cst.FormattedString):
-        return all(not isinstance(part, cst.FormattedStringExpression) or _simple(part.expression) for part in expr.parts)
-    if isinstance(expr, (cst.Tuple, cst.List, cst.Set)):
-        return all(not isinstance(el, cst.StarredElement) and _simple(el.value) for el in expr.elements)
-    if isinstance(expr, cst.Dict):
-        return all(isinstance(el, cst.DictElement) and _simple(el.key) and _simple(el.value) for el in expr.elements)
-    if isinstance(expr, cst.UnaryOperation) and isinstance(expr.operator, cst.Not):
+    if type(expr) is cst.FormattedString:
+        return all(type(part) is not cst.FormattedStringExpression or _simple(part.expression) for part in expr.parts)
+    if type(expr) in (cst.Tuple, cst.List, cst.Set):
+        return all(type(el) is not cst.StarredElement and _simple(el.value) for el in expr.elements)
+    if type(expr) is cst.Dict:
+        return all(type(el) is cst.DictElement and _simple(el.key) and _simple(el.value) for el in expr.elements)
+    if type(expr) is cst.UnaryOperation and type(expr.operator) is cst.Not:
         return _simple(expr.expression)
-    if isinstance(expr, cst.BooleanOperation):
+    if type(expr) is cst.BooleanOperation:
         return _simple(expr.left) and _simple(expr.right)
-    if isinstance(expr, cst.Comparison):
+    if type(expr) is cst.Comparison:
         return all(
-            isinstance(c.operator, (cst.Is, cst.IsNot, cst.Equal, cst.NotEqual)) and _simple(c.comparator)
+            type(c.operator) in (cst.Is, cst.IsNot, cst.Equal, cst.NotEqual) and _simple(c.comparator)
             for c in expr.comparisons
         ) and _simple(expr.left)
     return False
@@ -405,12 +405,12 @@ def _simple(expr: cst.BaseExpression | None) -> bool:
 def _may_raise(node: cst.BaseSmallStatement) -> bool:
     if isinstance(node, _NEVER_RAISE):
         return False
-    if isinstance(node, cst.Return):
+    if type(node) is cst.Return:
         return not _simple(node.value)
-    if isinstance(node, cst.Expr):
+    if type(node) is cst.Expr:
         return not _simple(node.value)
-    if isinstance(node, cst.Assign):
-        return not (all(isinstance(t.target, cst.Name) for t in node.targets) and _simple(node.value))
-    if isinstance(node, cst.AnnAssign):
-        return not (isinstance(node.target, cst.Name) and _simple(node.value))
+    if type(node) is cst.Assign:
+        return not (all(type(t.target) is cst.Name for t in node.targets) and _simple(node.value))
+    if type(node) is cst.AnnAssign:
+        return not (type(node.target) is cst.Name and _simple(node.value))
     return True

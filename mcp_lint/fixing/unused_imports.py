@@ -169,10 +169,10 @@ def _without(stmt: ast.Import | ast.ImportFrom, dead: set[str], lines: list[str]
         line = cst.parse_statement(text)
     except cst.ParserSyntaxError:
         return None
-    if not isinstance(line, cst.SimpleStatementLine) or len(line.body) != 1:
+    if type(line) is not cst.SimpleStatementLine or len(line.body) != 1:
         return None
     node = line.body[0]
-    if not isinstance(node, (cst.Import, cst.ImportFrom)) or isinstance(node.names, cst.ImportStar):
+    if type(node) not in (cst.Import, cst.ImportFrom) or type(node.names) is cst.ImportStar:
         return None
     kept = [alias for alias in node.names if _alias_name(alias) not in dead]
     end = Location(last + 1, 1) if last < len(lines) else Location(last, len(lines[last - 1].rstrip("\r\n")) + 1)
@@ -180,7 +180,7 @@ def _without(stmt: ast.Import | ast.ImportFrom, dead: set[str], lines: list[str]
         return Edit(Location(first, 1), end, "")
     # The last name keeps a trailing comma only where the original's last name had one.
     trailing = node.names[-1].comma
-    kept[-1] = kept[-1].with_changes(comma=trailing if isinstance(trailing, cst.Comma) else cst.MaybeSentinel.DEFAULT)
+    kept[-1] = kept[-1].with_changes(comma=trailing if type(trailing) is cst.Comma else cst.MaybeSentinel.DEFAULT)
     new_line = line.with_changes(body=[node.with_changes(names=kept)])
     code = indent + cst.Module(body=[]).code_for_node(new_line)
     if last == len(lines) and not lines[-1].endswith(("\n", "\r")):
@@ -189,9 +189,9 @@ def _without(stmt: ast.Import | ast.ImportFrom, dead: set[str], lines: list[str]
 
 
 def _alias_name(alias: cst.ImportAlias) -> str:
-    if alias.asname is not None and isinstance(alias.asname.name, cst.Name):
+    if alias.asname is not None and type(alias.asname.name) is cst.Name:
         return alias.asname.name.value
     name = alias.name
-    while isinstance(name, cst.Attribute):
+    while type(name) is cst.Attribute:
         name = name.value
-    return name.value if isinstance(name, cst.Name) else ""
+    return name.value if type(name) is cst.Name else ""

@@ -28,18 +28,18 @@ def annotation_type(annotation: cst.BaseExpression | None, aliases: AliasTable) 
     unions of several classes (a call on them cannot be tied to one method)."""
     if annotation is None:
         return None
-    if isinstance(annotation, cst.SimpleString):
+    if type(annotation) is cst.SimpleString:
         text = annotation.evaluated_value
         try:
             parsed = cst.parse_expression(text) if isinstance(text, str) else None
         except cst.ParserSyntaxError:
             return None
         return annotation_type(parsed, aliases)
-    if isinstance(annotation, cst.BinaryOperation) and isinstance(annotation.operator, cst.BitOr):
+    if type(annotation) is cst.BinaryOperation and type(annotation.operator) is cst.BitOr:
         return _single_type([annotation.left, annotation.right], aliases)
-    if isinstance(annotation, cst.Subscript):
+    if type(annotation) is cst.Subscript:
         wrapper = last_name(aliases.resolve(annotation.value) or dotted(annotation.value))
-        items = [el.slice.value for el in annotation.slice if isinstance(el.slice, cst.Index)]
+        items = [el.slice.value for el in annotation.slice if type(el.slice) is cst.Index]
         if wrapper in UNION_WRAPPERS:
             return _single_type(items, aliases)
         if wrapper in _TYPE_FIRST_ARG:
@@ -65,4 +65,4 @@ def _single_type(annotations: list[cst.BaseExpression], aliases: AliasTable) -> 
 
 
 def is_none(expr: cst.BaseExpression) -> bool:
-    return isinstance(expr, cst.Name) and expr.value == "None"
+    return type(expr) is cst.Name and expr.value == "None"

@@ -82,13 +82,13 @@ def _early_exit_tests(fn: FunctionFacts, raise_: cst.Raise) -> list[cst.BaseExpr
     end the function (`if isinstance(first, Text): return first.text` ... `raise ...`): the raise
     happens exactly when they all fail, so they are its conditions."""
     body = fn.node.body
-    if not isinstance(body, cst.IndentedBlock):
+    if type(body) is not cst.IndentedBlock:
         return []
     tests: list[cst.BaseExpression] = []
     for stmt in body.body:
-        if isinstance(stmt, cst.SimpleStatementLine) and any(small is raise_ for small in stmt.body):
+        if type(stmt) is cst.SimpleStatementLine and any(small is raise_ for small in stmt.body):
             return tests
-        if isinstance(stmt, cst.If) and stmt.orelse is None and terminates(stmt.body):
+        if type(stmt) is cst.If and stmt.orelse is None and terminates(stmt.body):
             tests.append(stmt.test)
     return []
 
@@ -119,9 +119,9 @@ def _comprehension_names(value: cst.CSTNode) -> set[str]:
     stack: list[cst.CSTNode] = [value]
     while stack:
         node = stack.pop()
-        if isinstance(node, cst.CompFor):
-            names.update(n.value for n in descendants(node.target) if isinstance(n, cst.Name))
-        if isinstance(node, (cst.Lambda, cst.FunctionDef, cst.ClassDef)):
+        if type(node) is cst.CompFor:
+            names.update(n.value for n in descendants(node.target) if type(n) is cst.Name)
+        if type(node) in (cst.Lambda, cst.FunctionDef, cst.ClassDef):
             continue
         stack.extend(children(node))
     return names
@@ -135,9 +135,9 @@ def _loop_targets(function: cst.FunctionDef) -> list[tuple[str, cst.BaseExpressi
     stack: list[cst.CSTNode] = [function.body]
     while stack:
         node = stack.pop()
-        if isinstance(node, (cst.Lambda, cst.FunctionDef, cst.ClassDef)):
+        if type(node) in (cst.Lambda, cst.FunctionDef, cst.ClassDef):
             continue
-        if isinstance(node, cst.For) and isinstance(node.target, cst.Name):
+        if type(node) is cst.For and type(node.target) is cst.Name:
             found.append((node.target.value, node.iter))
         stack.extend(children(node))
     counts: dict[str, int] = {}
@@ -151,9 +151,9 @@ def _computes(expr: cst.CSTNode) -> bool:
     `build_url(a)`) and methods of text, numbers and containers (`url.encode()`), not methods of
     other objects (`parsed.walk(...)`, `self.find(...)`), which may hold or ask for state."""
     for node in descendants(expr, into_scopes=False):
-        if isinstance(node, cst.Await):
+        if type(node) is cst.Await:
             return False
-        if isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute) and node.func.attr.value not in VALUE_METHODS:
+        if type(node) is cst.Call and type(node.func) is cst.Attribute and node.func.attr.value not in VALUE_METHODS:
             name = dotted(node.func) or ""
             if name not in PURE_CALLS and not name.startswith("os.path."):
                 return False
@@ -163,14 +163,14 @@ def _computes(expr: cst.CSTNode) -> bool:
 def _is_pure(expr: cst.CSTNode) -> bool:
     """No calls but harmless ones and no awaits: the condition reads, it does not ask anyone."""
     for node in descendants(expr, into_scopes=False):
-        if isinstance(node, cst.Call):
+        if type(node) is cst.Call:
             name = dotted(node.func) or ""
             if name in PURE_CALLS or name.startswith("os.path."):
                 continue
-            if isinstance(node.func, cst.Attribute) and node.func.attr.value in PURE_METHODS:
+            if type(node.func) is cst.Attribute and node.func.attr.value in PURE_METHODS:
                 continue
             return False
-        if isinstance(node, cst.Await):
+        if type(node) is cst.Await:
             return False
     return True
 
@@ -184,19 +184,19 @@ def data_reads(nodes: Sequence[cst.CSTNode], modules: frozenset[str]) -> tuple[l
     stack = list(nodes)
     while stack:
         current = stack.pop()
-        if isinstance(current, cst.Call):
+        if type(current) is cst.Call:
             calls = True
             func = current.func
-            if isinstance(func, cst.Attribute):
+            if type(func) is cst.Attribute:
                 receiver = dotted(func.value)
                 if receiver is None or receiver.split(".")[0] not in modules:
                     stack.append(func.value)
             stack.extend(a.value for a in current.args)
             continue
-        if isinstance(current, (cst.Name, cst.Attribute)):
+        if type(current) in (cst.Name, cst.Attribute):
             out.extend(read_names(current))
             continue
-        if isinstance(current, (cst.Lambda, cst.FunctionDef, cst.ClassDef)):
+        if type(current) in (cst.Lambda, cst.FunctionDef, cst.ClassDef):
             continue
         stack.extend(children(current))
     return out, calls
@@ -204,9 +204,9 @@ def data_reads(nodes: Sequence[cst.CSTNode], modules: frozenset[str]) -> tuple[l
 
 def terminates(body: cst.BaseSuite) -> bool:
     """Does the block end in a `return` or a `raise`?"""
-    statements = list(body.body) if isinstance(body, cst.IndentedBlock) else []
+    statements = list(body.body) if type(body) is cst.IndentedBlock else []
     if not statements:
-        smalls = list(body.body) if isinstance(body, cst.SimpleStatementSuite) else []
-        return bool(smalls) and isinstance(smalls[-1], (cst.Return, cst.Raise))
+        smalls = list(body.body) if type(body) is cst.SimpleStatementSuite else []
+        return bool(smalls) and type(smalls[-1]) in (cst.Return, cst.Raise)
     last = statements[-1]
-    return isinstance(last, cst.SimpleStatementLine) and bool(last.body) and isinstance(last.body[-1], (cst.Return, cst.Raise))
+    return type(last) is cst.SimpleStatementLine and bool(last.body) and type(last.body[-1]) in (cst.Return, cst.Raise)

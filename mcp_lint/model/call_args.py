@@ -11,7 +11,7 @@ from mcp_lint.model.names import literal_value
 
 def string_value(expr: cst.BaseExpression | None) -> str | None:
     """The value of a plain string literal, None for anything else (bytes included)."""
-    if isinstance(expr, cst.SimpleString):
+    if type(expr) is cst.SimpleString:
         value = literal_value(expr)
         return value if isinstance(value, str) else None
     return None
@@ -42,11 +42,11 @@ def keyword_values(call: cst.Call, keyword: str) -> list[cst.BaseExpression | No
 
 def _mapping_values(mapping: cst.BaseExpression, keyword: str) -> list[cst.BaseExpression | None]:
     """The values a `**mapping` passes as `keyword=` (see keyword_values)."""
-    if not isinstance(mapping, cst.Dict):
+    if type(mapping) is not cst.Dict:
         return [None]
     found: list[cst.BaseExpression | None] = []
     for element in mapping.elements:
-        if not isinstance(element, cst.DictElement):
+        if type(element) is not cst.DictElement:
             return [None]  # `**{**base, ...}`: what `base` holds is unknown
         key = string_value(element.key)
         if key is None:

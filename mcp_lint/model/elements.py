@@ -47,10 +47,10 @@ _VIEWS = frozenset({"values", "copy"})
 def element_annotation(annotation: cst.BaseExpression, resolve_type: Callable[[cst.BaseExpression], str | None], aliases: AliasTable) -> str | None:
     """The class of the elements of an annotated collection: `list[Tool]`, `dict[str, Tool]`,
     `Sequence[Tool]` -> the qualified `Tool`; None for anything else."""
-    if not isinstance(annotation, cst.Subscript):
+    if type(annotation) is not cst.Subscript:
         return None
     wrapper = last_name(aliases.resolve(annotation.value) or dotted(annotation.value))
-    items = [el.slice.value for el in annotation.slice if isinstance(el.slice, cst.Index)]
+    items = [el.slice.value for el in annotation.slice if type(el.slice) is cst.Index]
     if not items:
         return None
     if wrapper in _SEQUENCES:
@@ -80,13 +80,13 @@ def element_classes(
     found: list[str] = []
     if kind in (cst.List, cst.Tuple, cst.Set):
         for element in value.elements:
-            if isinstance(element, cst.StarredElement):  # `[*BASE_TOOLS, Extra()]`
+            if type(element) is cst.StarredElement:  # `[*BASE_TOOLS, Extra()]`
                 found.extend(element_classes(element.value, made_by, collection, names, depth + 1))
             else:
                 found.extend(made_by_element(element.value, made_by, collection, names))
     elif kind is cst.Dict:
         for element in value.elements:
-            if isinstance(element, cst.DictElement):
+            if type(element) is cst.DictElement:
                 found.extend(made_by_element(element.value, made_by, collection, names))
             else:  # `{**BASE, "x": X()}`
                 found.extend(element_classes(element.value, made_by, collection, names, depth + 1))
@@ -132,11 +132,11 @@ def _comprehension_classes(
     names: Callable[[cst.BaseExpression], str | None],
     depth: int,
 ) -> tuple[str, ...]:
-    element = value.value if isinstance(value, cst.DictComp) else value.elt
+    element = value.value if type(value) is cst.DictComp else value.elt
     element = unwrap_await(element)
     loop = value.for_in
-    target = loop.target.value if isinstance(loop.target, cst.Name) else None
-    if isinstance(loop.target, cst.Tuple) and len(loop.target.elements) == 2 and isinstance(loop.target.elements[1].value, cst.Name):
+    target = loop.target.value if type(loop.target) is cst.Name else None
+    if type(loop.target) is cst.Tuple and len(loop.target.elements) == 2 and type(loop.target.elements[1].value) is cst.Name:
         target = loop.target.elements[1].value.value  # `{k: v for k, v in TOOLS.items()}`
     iterated = _view_of(loop.iter)
     if type(element) is cst.Name and element.value == target:
@@ -155,7 +155,7 @@ def _iterated_names(iterated: cst.BaseExpression, collection: Callable[[str], tu
     """The classes a loop over a written list of names goes through (`(Search, Fetch)`), or over
     a collection of names known by its name (`TOOL_CLASSES`: `collection` answers)."""
     if type(iterated) in (cst.List, cst.Tuple, cst.Set):
-        found = [names(el.value) for el in iterated.elements if isinstance(el, cst.Element)]
+        found = [names(el.value) for el in iterated.elements if type(el) is cst.Element]
         return tuple(f for f in found if f)
     named = dotted(iterated)
     return collection(named) or () if named else ()
@@ -177,7 +177,7 @@ def taken_from(expr: cst.BaseExpression, collection_name: Callable[[cst.BaseExpr
     expr = unwrap_await(expr)
     kind = type(expr)
     if kind is cst.Subscript:
-        if len(expr.slice) != 1 or not isinstance(expr.slice[0].slice, cst.Index):
+        if len(expr.slice) != 1 or type(expr.slice[0].slice) is not cst.Index:
             return None
         inner = expr.value
         if type(inner) is cst.ListComp:
@@ -241,15 +241,15 @@ def module_collections(module: cst.Module, aliases: AliasTable, module_lists: Ma
         return tuple(f for f in found if f) or None
 
     def statements(body: cst.BaseSuite, owner: str) -> None:
-        for statement in body.body if isinstance(body, cst.IndentedBlock) else ():
-            if isinstance(statement, cst.SimpleStatementLine):
+        for statement in body.body if type(body) is cst.IndentedBlock else ():
+            if type(statement) is cst.SimpleStatementLine:
                 for small in statement.body:
                     assign(small, owner)
 
     def assign(small: cst.BaseSmallStatement, owner: str) -> None:
-        if isinstance(small, cst.Assign) and len(small.targets) == 1:
+        if type(small) is cst.Assign and len(small.targets) == 1:
             target, value, annotation = small.targets[0].target, small.value, None
-        elif isinstance(small, cst.AnnAssign):
+        elif type(small) is cst.AnnAssign:
             target, value, annotation = small.target, small.value, small.annotation.annotation
         else:
             return
@@ -267,10 +267,10 @@ def module_collections(module: cst.Module, aliases: AliasTable, module_lists: Ma
             out[key] = tuple(dict.fromkeys((*out.get(key, ()), *found)))
 
     for statement in module.body:
-        if isinstance(statement, cst.SimpleStatementLine):
+        if type(statement) is cst.SimpleStatementLine:
             for small in statement.body:
                 assign(small, "")
-        elif isinstance(statement, cst.ClassDef):
+        elif type(statement) is cst.ClassDef:
             statements(statement.body, f"{statement.name.value}.")
     return out
 

@@ -200,7 +200,7 @@ class _Escapes:
             return set()
         if parses_its_input(resolved) and node.args:
             root = root_of(node.args[0].value)
-            if isinstance(root, cst.Name) and root.value in facts.params and root.value not in {"self", "cls"}:
+            if type(root) is cst.Name and root.value in facts.params and root.value not in {"self", "cls"}:
                 return {PARAMETER}
         return {LIBRARY}
 
@@ -277,7 +277,7 @@ def _passes_parameters(call: cst.Call, params: frozenset[str]) -> bool:
         return False
     for argument in call.args:
         root = root_of(argument.value)
-        if not (isinstance(root, cst.Name) and root.value in params):
+        if not (type(root) is cst.Name and root.value in params):
             return False
     return True
 
@@ -344,7 +344,7 @@ class ExitFinder:
         node = call.node
         name = dotted(node.func)
         parts = name.split(".") if name else []
-        method = node.func.attr.value if isinstance(node.func, cst.Attribute) else ""
+        method = node.func.attr.value if type(node.func) is cst.Attribute else ""
         resolved = self.model.aliases.resolve_dotted(name) if name else None
         own_top = self.model.module.split(".")[0]
         project = parts[:1] in (["self"], ["cls"]) or bool(parts and parts[0] in self.model.aliases.relative_names)
@@ -460,7 +460,7 @@ class _ParameterLocals:
     def passed_whole(self, call: cst.Call) -> bool:
         """Is every argument of `call` one of them (or an item or attribute of one)?"""
         roots = [root_of(argument.value) for argument in call.args]
-        if not roots or not all(isinstance(root, cst.Name) for root in roots):
+        if not roots or not all(type(root) is cst.Name for root in roots):
             return False
         return _passes_parameters(call, self.names())
 
@@ -474,10 +474,10 @@ def _from_parameters(facts: FunctionFacts) -> frozenset[str]:
         if type(node) is not cst.Assign:
             continue
         value = node.value
-        while isinstance(value, cst.Call):
+        while type(value) is cst.Call:
             value = value.func  # `slot.partition("-")`, `raw.strip().lower()`
         root = root_of(value)
-        derived = isinstance(root, cst.Name) and root.value in params
+        derived = type(root) is cst.Name and root.value in params
         for target in node.targets:
             for name in descendants(target.target):
                 if type(name) is cst.Name:
@@ -490,7 +490,7 @@ def _parses(call: cst.Call, params: frozenset[str]) -> bool:
     if not call.args:
         return False
     root = root_of(call.args[0].value)
-    return isinstance(root, cst.Name) and root.value in params
+    return type(root) is cst.Name and root.value in params
 
 
 class FunctionLookup(Protocol):

@@ -70,7 +70,7 @@ def caught_names(
     if node.type is None:
         return ()
     exprs: list[cst.BaseExpression]
-    if isinstance(node.type, cst.Tuple):
+    if type(node.type) is cst.Tuple:
         exprs = [el.value for el in node.type.elements]
     else:
         exprs = [node.type]
@@ -79,7 +79,7 @@ def caught_names(
         exprs = [
             item
             for expr in exprs
-            for item in (constants.get(expr.value, [expr]) if isinstance(expr, cst.Name) and expr.value not in aliases.aliases else [expr])
+            for item in (constants.get(expr.value, [expr]) if type(expr) is cst.Name and expr.value not in aliases.aliases else [expr])
         ]
     names = []
     for expr in exprs:
@@ -156,7 +156,7 @@ def try_guard(node: cst.Try | cst.TryStar, records: list[Handler]) -> TryGuard:
     """The guard of `node`, from the records of its clauses (in order)."""
     handlers = []
     for handler, record in zip(node.handlers, records):
-        reraises = any(isinstance(n, cst.Raise) and _same_exception(n, record.name) for n in _statements_of(handler.body))
+        reraises = any(type(n) is cst.Raise and _same_exception(n, record.name) for n in _statements_of(handler.body))
         names = {last_name(c) for c in record.caught}
         if not record.caught or names & {"Exception", "BaseException"}:
             names.add("*")
@@ -166,7 +166,7 @@ def try_guard(node: cst.Try | cst.TryStar, records: list[Handler]) -> TryGuard:
 
 def _same_exception(node: cst.Raise, name: str | None) -> bool:
     """`raise` or `raise e` of the clause's own `e`: the exception goes on unchanged."""
-    return node.exc is None or (name is not None and node.cause is None and isinstance(node.exc, cst.Name) and node.exc.value == name)
+    return node.exc is None or (name is not None and node.cause is None and type(node.exc) is cst.Name and node.exc.value == name)
 
 
 def _statements_of(block: cst.BaseSuite):  # type: ignore[no-untyped-def]
@@ -174,7 +174,7 @@ def _statements_of(block: cst.BaseSuite):  # type: ignore[no-untyped-def]
     stack = list(getattr(block, "body", ()))
     while stack:
         stmt = stack.pop()
-        if isinstance(stmt, cst.SimpleStatementLine):
+        if type(stmt) is cst.SimpleStatementLine:
             yield from stmt.body
         else:
             for attribute in ("body", "orelse", "finalbody"):

@@ -184,7 +184,7 @@ class _ForeignCallFinder(FindingVisitor):
 
     def visit_Assign(self, node: cst.Assign) -> None:
         value = node.value
-        if isinstance(value, cst.Call) and len(node.targets) == 1 and isinstance(node.targets[0].target, cst.Name):
+        if type(value) is cst.Call and len(node.targets) == 1 and type(node.targets[0].target) is cst.Name:
             name = dotted(value.func)
             if name is not None and self._validates_arguments(value, name):
                 self.validated.add(node.targets[0].target.value)
@@ -208,7 +208,7 @@ class _ForeignCallFinder(FindingVisitor):
         if not node.args:
             return False
         base = root_of(node.args[0].value)
-        return isinstance(base, cst.Name) and base.value in self.params
+        return type(base) is cst.Name and base.value in self.params
 
     def _validates_arguments(self, node: cst.Call, name: str) -> bool:
         """The author's argument model built from the function's parameters: `Args(**params)`,
@@ -225,7 +225,7 @@ class _ForeignCallFinder(FindingVisitor):
 
     def _from_parameters(self, value: cst.BaseExpression) -> bool:
         root = root_of(value)
-        return isinstance(root, cst.Name) and root.value in self.params
+        return type(root) is cst.Name and root.value in self.params
 
     def visit_With(self, node: cst.With) -> None:
         # Context managers (open(), client sessions, transactions) run foreign code.
@@ -251,12 +251,12 @@ class _ForeignCallFinder(FindingVisitor):
             return
         if _serializes(name, self.validated):
             return  # `fields.model_dump()` of the argument model validated above: it raises nothing
-        if isinstance(node.func, cst.Attribute) and node.func.attr.value == "decode" and not self._from_parameters(node.func.value):
+        if type(node.func) is cst.Attribute and node.func.attr.value == "decode" and not self._from_parameters(node.func.value):
             # `raw.decode("utf-8")` of bytes the tool fetched: the codec's text is about data the
             # model never saw (of a parameter, it is about what the model sent).
             self.found = True
             return
-        if isinstance(node.func, cst.Attribute) and node.func.attr.value in BENIGN_METHODS:
+        if type(node.func) is cst.Attribute and node.func.attr.value in BENIGN_METHODS:
             if node.func.attr.value not in RECEIVER_DEPENDENT_METHODS:
                 return
             # `d.get(k)` is harmless; `httpx.get(url)` / `client.get(url)` is I/O.
@@ -320,7 +320,7 @@ class _ModuleCallFinder(FindingVisitor):
         if resolved.split(".")[0] not in self.modules:
             return  # a compiled pattern's own methods (`rx.search(s)`) raise no parse error
         first = root_of(node.args[0].value) if node.args else None
-        if isinstance(first, cst.Name) and first.value in self.params:
+        if type(first) is cst.Name and first.value in self.params:
             self.parses = True
         else:
             self.found = True
@@ -338,7 +338,7 @@ class _ParameterCallFinder(FindingVisitor):
     def visit_Call(self, node: cst.Call) -> None:
         roots = [root_of(argument.value) for argument in node.args]
         model = type(node.func) is cst.Name or last_name(dotted(node.func) or "") in MODEL_VALIDATORS
-        if model and roots and all(isinstance(root, cst.Name) and root.value in self.params for root in roots):
+        if model and roots and all(type(root) is cst.Name and root.value in self.params for root in roots):
             self.calls += 1
         else:
             self.other = True

@@ -241,7 +241,7 @@ class FunctionFacts:
         node = self._held.graph.node_of(at)
         if node is None:
             return ()
-        return tuple((branch.syntax, outcome) for branch, outcome in self._held.at(node) if isinstance(branch.syntax, cst.If))
+        return tuple((branch.syntax, outcome) for branch, outcome in self._held.at(node) if type(branch.syntax) is cst.If)
 
     def release_value_flow(self) -> None:
         """Drop the value flow once the function's rules have run (it refers back to the model,
@@ -256,7 +256,7 @@ class FunctionFacts:
     def value_of(self, expr: cst.BaseExpression) -> cst.BaseExpression:
         """`expr`, or the value of the local it names when that local is assigned once (or, when
         it is assigned on several branches, the assignment of this branch that reaches `expr`)."""
-        if isinstance(expr, cst.Name):
+        if type(expr) is cst.Name:
             if expr.value in self.single_assignments:
                 return self.single_assignments[expr.value]
             return self.reaching_values.get(id(expr), expr)
@@ -266,12 +266,12 @@ class FunctionFacts:
 def branch_name(conditions: list[cst.BaseExpression]) -> str | None:
     """"div" for a call under `if name == "div":` / `elif params.name == "div":` (innermost wins)."""
     for condition in reversed(conditions):
-        if isinstance(condition, cst.Comparison) and len(condition.comparisons) == 1:
+        if type(condition) is cst.Comparison and len(condition.comparisons) == 1:
             target = condition.comparisons[0]
             left = dotted(condition.left) or ""
             if (
-                isinstance(target.operator, cst.Equal)
-                and isinstance(target.comparator, cst.SimpleString)
+                type(target.operator) is cst.Equal
+                and type(target.comparator) is cst.SimpleString
                 and left.split(".")[-1] in {"name", "tool_name", "tool"}
             ):
                 value = target.comparator.evaluated_value

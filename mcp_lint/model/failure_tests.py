@@ -21,6 +21,6 @@ def found_failed(conditions: Iterable[cst.BaseExpression]) -> frozenset[str]:
     found: set[str] = set()
     for condition in conditions:
         inside = list(descendants(condition, into_scopes=False))
-        if any(isinstance(n, cst.SimpleString) and literal_value(n) in FAILURE_KEYS for n in inside):
-            found.update(n.value for n in inside if isinstance(n, cst.Name))
+        if any(type(n) is cst.SimpleString and literal_value(n) in FAILURE_KEYS for n in inside):
+            found.update(n.value for n in inside if type(n) is cst.Name)
     return frozenset(found)

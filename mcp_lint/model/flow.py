@@ -51,17 +51,17 @@ SEQUENCE_EXTENDERS = frozenset({"extend", "extendleft"})
 def literal_items(value: cst.BaseExpression) -> list[tuple[str, cst.BaseExpression]]:
     """The items of a returned literal, named as callers select them: a dict's constant keys,
     a tuple's "#<index>", an object's keyword arguments (`Result(rows=..., error=...)`)."""
-    while isinstance(value, cst.Await):
+    while type(value) is cst.Await:
         value = value.expression
-    if isinstance(value, cst.Dict):
+    if type(value) is cst.Dict:
         return [
             (key, element.value)
             for element in value.elements
-            if isinstance(element, cst.DictElement) and (key := string_value(element.key)) is not None
+            if type(element) is cst.DictElement and (key := string_value(element.key)) is not None
         ]
-    if isinstance(value, cst.Tuple):
-        return [(f"#{i}", el.value) for i, el in enumerate(value.elements) if not isinstance(el, cst.StarredElement)]
-    if isinstance(value, cst.Call):
+    if type(value) is cst.Tuple:
+        return [(f"#{i}", el.value) for i, el in enumerate(value.elements) if type(el) is not cst.StarredElement]
+    if type(value) is cst.Call:
         return [(a.keyword.value, a.value) for a in value.args if a.keyword is not None]
     return []
 
@@ -74,12 +74,12 @@ def unpacked_element(store: Store) -> cst.BaseExpression | None:
     if store.position is None:
         return None
     value = store.value
-    while isinstance(value, cst.Await):
+    while type(value) is cst.Await:
         value = value.expression
-    if isinstance(value, (cst.Tuple, cst.List)):
+    if type(value) in (cst.Tuple, cst.List):
         elements = [el.value for el in value.elements]
-        starred = any(isinstance(el, cst.StarredElement) for el in value.elements[: store.position + 1])
-    elif isinstance(value, cst.Call) and VALUE_ARGUMENTS.get(last_name(dotted(value.func) or ""), 0) is None:
+        starred = any(type(el) is cst.StarredElement for el in value.elements[: store.position + 1])
+    elif type(value) is cst.Call and VALUE_ARGUMENTS.get(last_name(dotted(value.func) or ""), 0) is None:
         elements = [arg.value for arg in value.args if arg.keyword is None]
         starred = any(arg.star for arg in value.args[: store.position + 1])
     else:
@@ -99,9 +99,9 @@ def held_value(store: Store) -> cst.BaseExpression:
     if element is not None:
         return element
     statement = store.statement
-    if isinstance(statement, cst.Assign) and len(statement.targets) == 1:
+    if type(statement) is cst.Assign and len(statement.targets) == 1:
         target = statement.targets[0].target
-        if isinstance(target, (cst.Tuple, cst.List)) and store.position < len(target.elements):
+        if type(target) in (cst.Tuple, cst.List) and store.position < len(target.elements):
             return target.elements[store.position].value
     return store.value
 
@@ -145,7 +145,7 @@ def carried_parts(expr: cst.CSTNode) -> tuple[cst.CSTNode, ...] | None:
     if kind is cst.Dict:
         parts: list[cst.CSTNode] = []
         for element in expr.elements:  # type: ignore[attr-defined]
-            if isinstance(element, cst.DictElement):
+            if type(element) is cst.DictElement:
                 parts.append(element.key)
             parts.append(element.value)
         return tuple(parts)
@@ -168,10 +168,10 @@ def comprehension_sources(expr: cst.CSTNode) -> dict[str, cst.BaseExpression] | 
 
 def _fstring_expressions(expr: cst.FormattedString) -> Iterator[cst.BaseExpression]:
     for part in expr.parts:
-        if isinstance(part, cst.FormattedStringExpression):
+        if type(part) is cst.FormattedStringExpression:
             yield part.expression
             for spec in part.format_spec or ():
-                if isinstance(spec, cst.FormattedStringExpression):
+                if type(spec) is cst.FormattedStringExpression:
                     yield spec.expression
 
 
@@ -179,43 +179,43 @@ def built_text_parts(call: cst.Call) -> tuple[cst.CSTNode, ...] | None:
     """The receiver and arguments of a text-building method call (STRING_BUILDERS), whose
     result carries them all; None for any other call."""
     func = call.func
-    if not (isinstance(func, cst.Attribute) and func.attr.value in STRING_BUILDERS):
+    if not (type(func) is cst.Attribute and func.attr.value in STRING_BUILDERS):
         return None
     return (func.value, *(argument.value for argument in call.args))
 
 
 def store_slot(target: cst.BaseExpression) -> str | None:
     """The constant item a subscript target writes: `info["error"]` -> "error"."""
-    return _constant_key(target) if isinstance(target, cst.Subscript) else None
+    return _constant_key(target) if type(target) is cst.Subscript else None
 
 
 def store_keys(target: cst.BaseExpression) -> list[str]:
     """What an assignment target writes: `x` -> x, `x.a.b` -> x.a.b, `x[k]` / `x.a[k].b` -> the
     container (x / x.a), `a, *b` -> a and b."""
-    if isinstance(target, cst.Name):
+    if type(target) is cst.Name:
         return [target.value]
-    if isinstance(target, (cst.Tuple, cst.List)):
+    if type(target) in (cst.Tuple, cst.List):
         return [k for el in target.elements for k in store_keys(el.value)]
-    if isinstance(target, cst.StarredElement):
+    if type(target) is cst.StarredElement:
         return store_keys(target.value)
-    if isinstance(target, cst.Attribute):
+    if type(target) is cst.Attribute:
         chain = dotted(target)
         return [chain] if chain else store_keys(target.value)
-    if isinstance(target, cst.Subscript):
+    if type(target) is cst.Subscript:
         return store_keys(target.value)
     return []
 
 
 def _last_statement(block: cst.BaseSuite) -> cst.CSTNode | None:
     last = block.body[-1] if block.body else None
-    if isinstance(last, cst.SimpleStatementLine):
+    if type(last) is cst.SimpleStatementLine:
         last = last.body[-1] if last.body else None
     return last
 
 
 def leaves(block: cst.BaseSuite) -> bool:
     """Does the block end by leaving the function (`return` or `raise` as its last statement)?"""
-    return isinstance(_last_statement(block), (cst.Raise, cst.Return))
+    return type(_last_statement(block)) in (cst.Raise, cst.Return)
 
 
 def condition_shape(test: cst.BaseExpression, slots: Mapping[str, int | str], local: set[str] | frozenset[str]) -> str | None:
@@ -236,39 +236,39 @@ _SLOT = "\x00"  # marks a slot in a condition's shape; never part of a name or l
 def _emptiness_as_not(test: cst.BaseExpression) -> cst.BaseExpression:
     """`len(x) == 0`, `len(x) < 1`, `not len(x)` written as `not x`: a caller that left on one
     spelling of "x is empty" left on the others (had x been None, `len` would have raised)."""
-    if isinstance(test, cst.UnaryOperation) and isinstance(test.operator, cst.Not):
+    if type(test) is cst.UnaryOperation and type(test.operator) is cst.Not:
         counted = test.expression  # `not len(x)`
-    elif isinstance(test, cst.Comparison) and len(test.comparisons) == 1:
+    elif type(test) is cst.Comparison and len(test.comparisons) == 1:
         target = test.comparisons[0]
-        bound = target.comparator.value if isinstance(target.comparator, cst.Integer) else None
-        empty = (isinstance(target.operator, (cst.Equal, cst.LessThanEqual)) and bound == "0") or (
-            isinstance(target.operator, cst.LessThan) and bound == "1"
+        bound = target.comparator.value if type(target.comparator) is cst.Integer else None
+        empty = (type(target.operator) in (cst.Equal, cst.LessThanEqual) and bound == "0") or (
+            type(target.operator) is cst.LessThan and bound == "1"
         )
         if not empty:
             return test
         counted = test.left  # `len(x) == 0`, `len(x) <= 0`, `len(x) < 1`
     else:
         return test
-    if isinstance(counted, cst.Call) and dotted(counted.func) == "len" and len(counted.args) == 1 and not counted.args[0].star:
+    if type(counted) is cst.Call and dotted(counted.func) == "len" and len(counted.args) == 1 and not counted.args[0].star:
         return cst.UnaryOperation(cst.Not(), counted.args[0].value)
     return test
 
 
 def _shape_into(node: cst.CSTNode, slots: Mapping[str, int | str], local: set[str] | frozenset[str], out: list[str]) -> bool:
-    if isinstance(node, cst.Name):
+    if type(node) is cst.Name:
         if node.value in slots:
             out.append(f"{_SLOT}{slots[node.value]}")
             return True
         out.append(node.value)
         return node.value not in local
-    if isinstance(node, cst.Attribute):
+    if type(node) is cst.Attribute:
         ok = _shape_into(node.value, slots, local, out)
         out.append("." + node.attr.value)
         return ok
-    if isinstance(node, (cst.SimpleString, cst.Integer, cst.Float)):
+    if type(node) in (cst.SimpleString, cst.Integer, cst.Float):
         out.append(node.value)
         return True
-    if isinstance(node, (cst.Lambda, cst.FunctionDef, cst.ClassDef)):
+    if type(node) in (cst.Lambda, cst.FunctionDef, cst.ClassDef):
         return False
     out.append(type(node).__name__ + "(")
     for child in children(node):
@@ -307,22 +307,22 @@ def failure_checked(node: cst.If) -> frozenset[str]:
     success value. A bare presence test (`if not r`, `if r is None`) lets an error text or error
     dict through, so it checks nothing."""
     last = _last_statement(node.body)
-    if not isinstance(last, (cst.Raise, cst.Return)) or _is_presence_test(node.test):
+    if type(last) not in (cst.Raise, cst.Return) or _is_presence_test(node.test):
         return frozenset()
     names = names_read(node.test)
-    if isinstance(last, cst.Return) and last.value is not None and names & names_read(last.value):
+    if type(last) is cst.Return and last.value is not None and names & names_read(last.value):
         return frozenset()  # `if "error" in r: return r` sends it
     return names
 
 
 def _is_presence_test(test: cst.BaseExpression) -> bool:
-    if isinstance(test, cst.UnaryOperation) and isinstance(test.operator, cst.Not):
+    if type(test) is cst.UnaryOperation and type(test.operator) is cst.Not:
         test = test.expression
-    if isinstance(test, cst.Name):
+    if type(test) is cst.Name:
         return True
-    if isinstance(test, cst.Comparison) and len(test.comparisons) == 1 and isinstance(test.left, cst.Name):
+    if type(test) is cst.Comparison and len(test.comparisons) == 1 and type(test.left) is cst.Name:
         target = test.comparisons[0]
-        return isinstance(target.comparator, cst.Name) and target.comparator.value == "None"
+        return type(target.comparator) is cst.Name and target.comparator.value == "None"
     return False
 
 
@@ -403,7 +403,7 @@ def _compose(outer: frozenset[str] | None, inner: frozenset[str] | None) -> froz
 
 
 def _constant_key(node: cst.Subscript) -> str | None:
-    if len(node.slice) == 1 and isinstance(node.slice[0].slice, cst.Index):
+    if len(node.slice) == 1 and type(node.slice[0].slice) is cst.Index:
         return string_value(node.slice[0].slice.value)
     return None
 
@@ -475,7 +475,7 @@ class _RefCollector(FastVisitor):
             else ANY_PART
         )
         func = node.func
-        receiver = dotted(func.value) if isinstance(func, cst.Attribute) else None
+        receiver = dotted(func.value) if type(func) is cst.Attribute else None
         if receiver is not None:
             # A method exposes some part of its receiver (`r.to_text()`), `r.get("k")` the item k;
             # `self.render()` is the object's behaviour, not its data.
@@ -484,7 +484,7 @@ class _RefCollector(FastVisitor):
                 self._read(receiver, frozenset({key}))
             elif receiver.split(".")[0] not in {"self", "cls"}:
                 self._read(receiver, ANY_PART)
-        elif not isinstance(func, cst.Name):
+        elif type(func) is not cst.Name:
             self._walk_in(func, inner)
         for argument in node.args:
             self._walk_in(argument.value, inner)
@@ -503,7 +503,7 @@ class _RefCollector(FastVisitor):
         return False
 
     def visit_UnaryOperation(self, node: cst.UnaryOperation) -> bool:
-        return not isinstance(node.operator, cst.Not)
+        return type(node.operator) is not cst.Not
 
     def visit_CompIf(self, node: cst.CompIf) -> bool:
         return False
@@ -529,20 +529,20 @@ class _RefCollector(FastVisitor):
 
 
 def _bound_names(target: cst.BaseExpression) -> list[str]:
-    if isinstance(target, cst.Name):
+    if type(target) is cst.Name:
         return [target.value]
-    if isinstance(target, (cst.Tuple, cst.List)):
+    if type(target) in (cst.Tuple, cst.List):
         return [name for element in target.elements for name in _bound_names(element.value)]
-    if isinstance(target, cst.StarredElement):
+    if type(target) is cst.StarredElement:
         return _bound_names(target.value)
     return []
 
 
 def _is_constructor(expr: cst.BaseExpression) -> bool:
     """`Api(...)`, `await httpx.AsyncClient()`: a call of a class (by the naming convention)."""
-    while isinstance(expr, cst.Await):
+    while type(expr) is cst.Await:
         expr = expr.expression
-    if not isinstance(expr, cst.Call):
+    if type(expr) is not cst.Call:
         return False
     name = last_name(dotted(expr.func) or "")
     return name[:1].isupper()
@@ -741,7 +741,7 @@ class ValueFlow:
                 if other is not store
                 and other.key == store.key
                 and parents.get(id(other)) is parents.get(id(store))
-                and isinstance(other.statement, cst.AugAssign)  # not `x.append(other_item)`
+                and type(other.statement) is cst.AugAssign  # not `x.append(other_item)`
                 and all(other is not s for s in chain)
                 and order.follows(store, other)
             ]

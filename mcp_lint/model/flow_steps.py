@@ -61,14 +61,14 @@ def step_of(store: Store, range_of: RangeOf, flow: ValueFlow) -> FlowStep | None
         kind = STORE
     elif store.position is not None:
         kind = UNPACK
-    elif isinstance(statement, cst.AugAssign):
+    elif type(statement) is cst.AugAssign:
         kind = ADD
     else:
         kind = ASSIGN
     value = unwrap_await(store.value)
     # A function of the project, not a method of a local (`detail.strip()`).
     project = (
-        isinstance(value, cst.Call)
+        type(value) is cst.Call
         and kind in {ASSIGN, UNPACK}
         and (dotted(value.func) or ".").split(".")[0] not in flow.stores
         and flow.is_project_call(value)

@@ -235,7 +235,7 @@ class _BodyWalker(FastVisitor):
                 callee = f"{self.local_instances[root]}.{rest}"
             elif "." not in rest:
                 callee = self._method_of_caught(root, rest)
-        elif name is None and isinstance(node.func, cst.Attribute):
+        elif name is None and type(node.func) is cst.Attribute:
             member = _lifespan_key(unwrap_await(node.func.value))
             # `ctx.request_context.lifespan_context["api"].fetch(x)`: the entry read in one chain,
             # typed as `api = ...lifespan_context["api"]; api.fetch(x)` is.
@@ -272,7 +272,7 @@ class _BodyWalker(FastVisitor):
             self.facts.dynamic_calls.append(DynamicCall(lookup[0], fact, lookup[1]))
         takes_function = name is not None and name.rsplit(".", 1)[-1] in RUNS_A_FUNCTION
         for arg in node.args if takes_function else ():
-            if isinstance(arg.value, cst.Subscript):  # `to_thread(registry[name], **args)`
+            if type(arg.value) is cst.Subscript:  # `to_thread(registry[name], **args)`
                 lookup = self._table_lookup(arg.value)
                 if lookup is not None:
                     self.facts.dynamic_calls.append(DynamicCall(lookup[0], fact, lookup[1]))
@@ -295,24 +295,24 @@ class _BodyWalker(FastVisitor):
             return self.table_locals.get(expr.value)
         if kind is cst.Subscript:
             index = expr.slice[0].slice if len(expr.slice) == 1 else None
-            if isinstance(index, cst.Index) and not isinstance(index.value, (cst.SimpleString, cst.Integer)):
+            if type(index) is cst.Index and type(index.value) not in (cst.SimpleString, cst.Integer):
                 return self._table_name(expr.value), None
-            if isinstance(index, cst.Index) and isinstance(index.value, cst.SimpleString):
+            if type(index) is cst.Index and type(index.value) is cst.SimpleString:
                 return self._row_lookup(expr.value)  # `REGISTRY[name]["function"]`, `tool["function"]`
             return None
         if kind is not cst.Call or not expr.args:
             return None
         key = expr.args[0].value
-        if isinstance(expr.func, cst.Attribute) and expr.func.attr.value == "get" and isinstance(key, cst.SimpleString):
+        if type(expr.func) is cst.Attribute and expr.func.attr.value == "get" and type(key) is cst.SimpleString:
             return self._row_lookup(expr.func.value)  # `tool.get("handler")`
-        if isinstance(expr.func, cst.Attribute) and expr.func.attr.value == "get" and not isinstance(key, cst.SimpleString):
+        if type(expr.func) is cst.Attribute and expr.func.attr.value == "get" and type(key) is not cst.SimpleString:
             return self._table_name(expr.func.value), None
         if dotted(expr.func) == "getattr" and len(expr.args) >= 2 and dotted(key) in {"self", "cls"}:
             name = expr.args[1].value
-            if isinstance(name, cst.FormattedString):
+            if type(name) is cst.FormattedString:
                 first = name.parts[0] if name.parts else None
-                return "", first.value if isinstance(first, cst.FormattedStringText) else ""
-            if isinstance(name, (cst.Name, cst.Attribute)):
+                return "", first.value if type(first) is cst.FormattedStringText else ""
+            if type(name) in (cst.Name, cst.Attribute):
                 return "", ""
         return None
 
@@ -343,7 +343,7 @@ class _BodyWalker(FastVisitor):
         """`get_client().fetch` -> "<get_client>.fetch": the linker looks the method up on what
         the factory returns (its return annotation, or the class itself)."""
         inner = unwrap_await(func.value)
-        if not isinstance(inner, cst.Call):
+        if type(inner) is not cst.Call:
             return None
         made_by = dotted(inner.func)
         if made_by is None:
@@ -382,7 +382,7 @@ class _BodyWalker(FastVisitor):
             for name in _target_names(node.asname.name):
                 self._count_assignment(name, None)
             self._store(node.asname.name, node.item, None)
-        if node.asname is not None and isinstance(node.asname.name, cst.Name):
+        if node.asname is not None and type(node.asname.name) is cst.Name:
             self._remember_instance(node.asname.name.value, node.item)
 
     def _remember_global(self, name: str, value: cst.BaseExpression) -> None:
@@ -402,9 +402,9 @@ class _BodyWalker(FastVisitor):
             self.facts.global_instances.setdefault(name, made)
 
     def _remember_instance(self, name: str, value: cst.BaseExpression) -> None:
-        while isinstance(value, cst.Await):
+        while type(value) is cst.Await:
             value = value.expression
-        if isinstance(value, cst.Call):
+        if type(value) is cst.Call:
             self.assigned_calls[name] = value
             resolved = self.resolve_callee(value.func)
             if resolved is not None and _lifespan_key(value) is None:  # `.get("api")` of a lifespan dict: set above
@@ -418,36 +418,36 @@ class _BodyWalker(FastVisitor):
             self._remember_global(node.targets[0].target.value, node.value)
         if len(node.targets) == 1:
             self.elements.assigned_to(node.targets[0].target, node.value)
-        if any(isinstance(t.target, (cst.Subscript, cst.Attribute)) for t in node.targets):
+        if any(type(t.target) in (cst.Subscript, cst.Attribute) for t in node.targets):
             self.facts.has_item_assignment = True
-            value = node.value.expression if isinstance(node.value, cst.Await) else node.value
-            if isinstance(value, cst.Call):
+            value = node.value.expression if type(node.value) is cst.Await else node.value
+            if type(value) is cst.Call:
                 for target in node.targets:
                     name = dotted(target.target)
                     if name and name.startswith("self.") and name.count(".") == 1:
                         callee = self.resolve_callee(value.func)
                         if callee:
                             self.facts.self_instances[name[5:]] = callee
-            elif isinstance(value, cst.Name) and value.value in self.local_instances:
+            elif type(value) is cst.Name and value.value in self.local_instances:
                 for target in node.targets:  # `self.client = client` of a typed parameter
                     name = dotted(target.target)
                     if name and name.startswith("self.") and name.count(".") == 1:
                         self.facts.self_instances.setdefault(name[5:], self.local_instances[value.value])
         value_name = dotted(node.value)
-        if len(node.targets) == 1 and isinstance(node.targets[0].target, cst.Name) and value_name and value_name.endswith("lifespan_context"):
+        if len(node.targets) == 1 and type(node.targets[0].target) is cst.Name and value_name and value_name.endswith("lifespan_context"):
             self.local_instances[node.targets[0].target.value] = LIFESPAN  # `app = ctx.request_context.lifespan_context`
-        elif len(node.targets) == 1 and isinstance(node.targets[0].target, cst.Name) and value_name and ".lifespan_context." in f".{value_name}":
+        elif len(node.targets) == 1 and type(node.targets[0].target) is cst.Name and value_name and ".lifespan_context." in f".{value_name}":
             # `connector = ctx.request_context.lifespan_context.connector`: a member of what the
             # server's lifespan yields, typed by the linker like the direct chain.
             self.local_instances[node.targets[0].target.value] = LIFESPAN + value_name.split("lifespan_context", 1)[1]
-        elif len(node.targets) == 1 and isinstance(node.targets[0].target, cst.Name) and (member := _lifespan_key(node.value)):
+        elif len(node.targets) == 1 and type(node.targets[0].target) is cst.Name and (member := _lifespan_key(node.value)):
             # `api = ctx.request_context.lifespan_context["api"]` (or `.get("api")`): a lifespan
             # yielding a dict, whose entry the linker types like an attribute.
             self.local_instances[node.targets[0].target.value] = f"{LIFESPAN}.{member}"
         for target in node.targets:
             self._store(target.target, node.value, node, unpacks=True)
-        if len(node.targets) == 1 and isinstance(node.targets[0].target, cst.Name):
-            lookup = self._table_lookup(unwrap_await(node.value)) if not isinstance(node.value, cst.Name) else None
+        if len(node.targets) == 1 and type(node.targets[0].target) is cst.Name:
+            lookup = self._table_lookup(unwrap_await(node.value)) if type(node.value) is not cst.Name else None
             if lookup is not None:
                 self.table_locals[node.targets[0].target.value] = lookup
             self._remember_instance(node.targets[0].target.value, node.value)
@@ -459,7 +459,7 @@ class _BodyWalker(FastVisitor):
         handler = self._handler()
         if handler is not None and handler.name and _mentions_exception_text(node.value, handler):
             for target in node.targets:
-                if isinstance(target.target, cst.Name):
+                if type(target.target) is cst.Name:
                     handler.tainted.add(target.target.value)
 
     def _store(
@@ -470,7 +470,7 @@ class _BodyWalker(FastVisitor):
         unpacks: bool = False,
         element: bool = False,
     ) -> None:
-        if isinstance(target, cst.Name):  # the common case, kept cheap
+        if type(target) is cst.Name:  # the common case, kept cheap
             self.stores.setdefault(target.value, []).append(
                 Store(target.value, value, statement, self._handler(), tuple(self.conditions) if self.conditions else (), None, None, element)
             )
@@ -481,16 +481,16 @@ class _BodyWalker(FastVisitor):
                 self._store(branch, value, statement, unpacks, element)
             return
         conditions = tuple(self.conditions)
-        if unpacks and isinstance(target, (cst.Tuple, cst.List)):
+        if unpacks and type(target) in (cst.Tuple, cst.List):
             # `ok, message = helper()`: each name holds one element of the value.
             for index, element in enumerate(target.elements):
-                position = None if isinstance(element, cst.StarredElement) else index
+                position = None if type(element) is cst.StarredElement else index
                 for key in store_keys(element.value):
                     self.stores.setdefault(key, []).append(Store(key, value, statement, self._handler(), conditions, None, position))
             return
         slot = store_slot(target)
         # `results[symbol] = v` like `results.append(v)`: one element of a collection.
-        element = element or (isinstance(target, cst.Subscript) and slot is None)
+        element = element or (type(target) is cst.Subscript and slot is None)
         for key in store_keys(target):
             if "." in key and key.split(".", 1)[0] in {"self", "cls"}:
                 continue  # the object's state, read by other methods: not a local value
@@ -504,8 +504,8 @@ class _BodyWalker(FastVisitor):
 
     def visit_Expr(self, node: cst.Expr) -> None:
         # `errors.append(f"...{e}")`, `seen.add(x)`, `info.update(...)`: the container holds the value.
-        call = node.value.expression if isinstance(node.value, cst.Await) else node.value
-        if isinstance(call, cst.Call) and isinstance(call.func, cst.Attribute) and call.func.attr.value in CONTAINER_ADDERS:
+        call = node.value.expression if type(node.value) is cst.Await else node.value
+        if type(call) is cst.Call and type(call.func) is cst.Attribute and call.func.attr.value in CONTAINER_ADDERS:
             self.elements.added(call)
             # `x.extend(v)` is `x += v`, `x.update(v)` is `x |= v`: v's items become x's, v is no
             # one element of it (a failure dict merged into the returned dict makes it one).
@@ -519,13 +519,13 @@ class _BodyWalker(FastVisitor):
             self.facts.single_assignments[name] = value
 
     def visit_AugAssign(self, node: cst.AugAssign) -> None:
-        if isinstance(node.target, (cst.Subscript, cst.Attribute)):
+        if type(node.target) in (cst.Subscript, cst.Attribute):
             self.facts.has_item_assignment = True
         for name in _target_names(node.target):
             self._count_assignment(name, None)
         self._store(node.target, node.value, node)
         handler = self._handler()
-        if handler is not None and isinstance(node.target, cst.Name) and _mentions_exception_text(node.value, handler):
+        if handler is not None and type(node.target) is cst.Name and _mentions_exception_text(node.value, handler):
             handler.tainted.add(node.target.value)
 
     def visit_For(self, node: cst.For) -> None:
@@ -550,10 +550,10 @@ class _BodyWalker(FastVisitor):
                 self.local_instances[target] = typed  # `client: Api = make()`
             elif target.startswith("self.") and target.count(".") == 1:
                 self.facts.self_instances[target[5:]] = typed  # `self.client: Api = ...`
-        elif node.value is not None and isinstance(node.target, cst.Name):
+        elif node.value is not None and type(node.target) is cst.Name:
             self._remember_instance(node.target.value, node.value)
         handler = self._handler()
-        if handler is not None and node.value is not None and isinstance(node.target, cst.Name):
+        if handler is not None and node.value is not None and type(node.target) is cst.Name:
             if _mentions_exception_text(node.value, handler):
                 handler.tainted.add(node.target.value)
 
@@ -584,21 +584,21 @@ _BUILTIN_NAMES = frozenset(dir(builtins))
 
 def _returns_exceptions(call: cst.Call) -> bool:
     return any(
-        a.keyword is not None and a.keyword.value == "return_exceptions" and isinstance(a.value, cst.Name) and a.value.value == "True"
+        a.keyword is not None and a.keyword.value == "return_exceptions" and type(a.value) is cst.Name and a.value.value == "True"
         for a in call.args
     )
 
 
 def _target_names(target: cst.BaseExpression) -> list[str]:
-    if isinstance(target, cst.Name):
+    if type(target) is cst.Name:
         return [target.value]
-    if isinstance(target, (cst.Tuple, cst.List)):
+    if type(target) in (cst.Tuple, cst.List):
         return [n for el in target.elements for n in _target_names(el.value)]
     return []
 
 
 def _as_name(handler: cst.ExceptHandler) -> str | None:
-    if handler.name is not None and isinstance(handler.name.name, cst.Name):
+    if handler.name is not None and type(handler.name.name) is cst.Name:
         return handler.name.name.value
     return None
 
@@ -613,12 +613,12 @@ def _items_of_parameters(single: Mapping[str, cst.BaseExpression], params: tuple
     model sent, as for the parameter itself. Local -> the parameter."""
     items = {}
     for name, value in single.items():
-        if isinstance(value, cst.Call) and isinstance(value.func, cst.Attribute) and value.func.attr.value == "get":
+        if type(value) is cst.Call and type(value.func) is cst.Attribute and value.func.attr.value == "get":
             value = value.func.value
-        elif not isinstance(value, (cst.Subscript, cst.Attribute)):
+        elif type(value) not in (cst.Subscript, cst.Attribute):
             continue
         value = root_of(value)
-        if isinstance(value, cst.Name) and value.value in params and value.value not in {"self", "cls"}:
+        if type(value) is cst.Name and value.value in params and value.value not in {"self", "cls"}:
             items[name] = value.value
     return items
 
@@ -696,7 +696,7 @@ def collect_facts(
         facts.parameter_items = _items_of_parameters(facts.single_assignments, params) | _loop_items(walker, params)
         # Keyword-only and star parameters are the caller's too (`def wrapper(**kwargs)`).
         others = [p.name.value for p in node.params.kwonly_params]
-        others += [star.name.value for star in (node.params.star_arg, node.params.star_kwarg) if isinstance(star, cst.Param)]
+        others += [star.name.value for star in (node.params.star_arg, node.params.star_kwarg) if type(star) is cst.Param]
         classify_handlers(facts.handlers, aliases, frozenset(params) | frozenset(others) | frozenset(facts.parameter_items))
     flow = ValueFlow(walker.stores, _project_call_test(aliases, resolve_callee), node, class_bases)
     local = set(walker.assignment_counts) | set(params)
@@ -737,13 +737,13 @@ def _returned_objects(facts: FunctionFacts, aliases: AliasTable, local: set[str]
 
 def _lifespan_key(value: cst.BaseExpression) -> str | None:
     """"api" for `<...>.lifespan_context["api"]` and `<...>.lifespan_context.get("api")`."""
-    if isinstance(value, cst.Subscript) and len(value.slice) == 1 and isinstance(value.slice[0].slice, cst.Index):
+    if type(value) is cst.Subscript and len(value.slice) == 1 and type(value.slice[0].slice) is cst.Index:
         holder, key = value.value, value.slice[0].slice.value
-    elif isinstance(value, cst.Call) and isinstance(value.func, cst.Attribute) and value.func.attr.value == "get" and value.args:
+    elif type(value) is cst.Call and type(value.func) is cst.Attribute and value.func.attr.value == "get" and value.args:
         holder, key = value.func.value, value.args[0].value
     else:
         return None
-    if not (dotted(holder) or "").endswith("lifespan_context") or not isinstance(key, cst.SimpleString):
+    if not (dotted(holder) or "").endswith("lifespan_context") or type(key) is not cst.SimpleString:
         return None
     text = key.evaluated_value
     return text if isinstance(text, str) and text.isidentifier() else None
@@ -793,10 +793,10 @@ def yielded_dict_members(node: cst.FunctionDef, aliases: AliasTable) -> dict[str
     yields.walk(node.body)
     out: dict[str, str] = {}
     for value in yields.values:
-        if not isinstance(value, cst.Dict):
+        if type(value) is not cst.Dict:
             continue
         for element in value.elements:
-            if isinstance(element, cst.DictElement) and isinstance(element.key, cst.SimpleString) and type(element.value) is cst.Call:
+            if type(element) is cst.DictElement and type(element.key) is cst.SimpleString and type(element.value) is cst.Call:
                 key = element.key.evaluated_value
                 made = aliases.resolve_or_local(element.value.func)
                 if isinstance(key, str) and made and last_name(made)[:1].isupper():
@@ -963,11 +963,11 @@ def _mark_returned_calls(facts: FunctionFacts, walker: _BodyWalker) -> None:
     returned_ids = set()
     for ret in facts.returns:
         value = ret.node.value
-        while isinstance(value, cst.Await):
+        while type(value) is cst.Await:
             value = value.expression
-        if isinstance(value, cst.Name) and value.value in walker.assigned_calls:
+        if type(value) is cst.Name and value.value in walker.assigned_calls:
             value = walker.assigned_calls[value.value]  # result = helper(...); return result
-        if isinstance(value, cst.Call):
+        if type(value) is cst.Call:
             returned_ids.add(id(value))
     _through_passthrough(facts.calls, returned_ids, walker.assigned_calls)
     for call in facts.calls:
@@ -987,9 +987,9 @@ def _through_passthrough(calls: list[CallFact], returned_ids: set[int], assigned
         positional = [arg.value for arg in node.args if arg.keyword is None and not arg.star]
         for value in positional if which is None else positional[which : which + 1]:
             value = unwrap_await(value)
-            if isinstance(value, cst.Name) and value.value in assigned:
+            if type(value) is cst.Name and value.value in assigned:
                 value = assigned[value.value]
-            if isinstance(value, cst.Call) and id(value) not in returned_ids:
+            if type(value) is cst.Call and id(value) not in returned_ids:
                 returned_ids.add(id(value))
                 pending.append(value)
 

@@ -58,18 +58,18 @@ class FunctionReferences(ScopeWalker):
         """`for fn in TOOLS`, `for fn in TOOLS.values()`, `for name, fn in TOOLS.items()` where
         TOOLS is imported: the loop variable stands for the functions of that table."""
         method = None
-        if isinstance(iterable, cst.Call) and isinstance(iterable.func, cst.Attribute) and not iterable.args:
+        if type(iterable) is cst.Call and type(iterable.func) is cst.Attribute and not iterable.args:
             method, iterable = iterable.func.attr.value, iterable.func.value
-        if method not in {None, "values", "items"} or not isinstance(iterable, cst.Name):
+        if method not in {None, "values", "items"} or type(iterable) is not cst.Name:
             return {}
         table = self.aliases.aliases.get(iterable.value)
         if table is None or iterable.value in self.model.module_lists:
             return {}
         if method == "items":
-            if isinstance(target, cst.Tuple) and len(target.elements) == 2 and isinstance(target.elements[1].value, cst.Name):
+            if type(target) is cst.Tuple and len(target.elements) == 2 and type(target.elements[1].value) is cst.Name:
                 return {target.elements[1].value.value: table}
             return {}
-        return {target.value: table} if isinstance(target, cst.Name) else {}
+        return {target.value: table} if type(target) is cst.Name else {}
 
     def _visit_comprehension(self, node: cst.BaseComp) -> None:
         # The element is visited before its `for` clause, so bind the loop variables up front.
@@ -95,13 +95,13 @@ class FunctionReferences(ScopeWalker):
     leave_ListComp = leave_SetComp = leave_GeneratorExp = leave_DictComp = _leave_comprehension
 
     def _loop_bindings(self, target: cst.BaseExpression, iterable: cst.BaseExpression) -> dict[str, list[Expr]]:
-        if isinstance(target, cst.Name):
+        if type(target) is cst.Name:
             return {target.value: self._iterable_elements(iterable)}
-        if isinstance(target, (cst.Tuple, cst.List)):
+        if type(target) in (cst.Tuple, cst.List):
             rows = self._iteration(iterable)
             out: dict[str, list[cst.BaseExpression]] = {}
             for index, element in enumerate(target.elements):
-                if isinstance(element.value, cst.Name):
+                if type(element.value) is cst.Name:
                     out[element.value.value] = [row[index] for row in rows if index < len(row)]
             return out
         return {}
@@ -115,21 +115,21 @@ class FunctionReferences(ScopeWalker):
 
     def _dict_method(self, expr: cst.BaseExpression, method: str) -> list[tuple[Expr, Expr]] | None:
         """The pairs of a module-level dict when `expr` is `THAT_DICT.<method>()`."""
-        if not isinstance(expr, cst.Call) or not isinstance(expr.func, cst.Attribute):
+        if type(expr) is not cst.Call or type(expr.func) is not cst.Attribute:
             return None
-        if expr.func.attr.value != method or not isinstance(expr.func.value, cst.Name):
+        if expr.func.attr.value != method or type(expr.func.value) is not cst.Name:
             return None
         return self.model.module_dicts.get(expr.func.value.value)
 
     def _iterable_elements(self, expr: cst.BaseExpression) -> list[cst.BaseExpression]:
         """The elements a literal, a module-level table or a loop variable holding lists has."""
-        if isinstance(expr, (cst.List, cst.Tuple, cst.Set)):
-            return [el.value for el in expr.elements if isinstance(el, cst.Element)]
+        if type(expr) in (cst.List, cst.Tuple, cst.Set):
+            return [el.value for el in expr.elements if type(el) is cst.Element]
         for method, index in (("values", 1), ("keys", 0)):
             pairs = self._dict_method(expr, method)
             if pairs is not None:
                 return [pair[index] for pair in pairs]
-        if not isinstance(expr, cst.Name):
+        if type(expr) is not cst.Name:
             return []
         for bindings in reversed(self.loop_stack):
             if expr.value in bindings:  # `for group in GROUPS: for fn in group:`
@@ -142,7 +142,7 @@ class FunctionReferences(ScopeWalker):
     def _typed_name(self, target: cst.BaseExpression, type_name: str | None) -> None:
         """`api: Api = None` at module level, `client: Api` in a class body, or a global set in
         a function: calls on that name reach the class's methods."""
-        if type_name is None or not isinstance(target, cst.Name):
+        if type_name is None or type(target) is not cst.Name:
             return
         frame = self.frames[-1] if self.frames else None
         if frame is None or target.value in frame.globals:
@@ -154,13 +154,13 @@ class FunctionReferences(ScopeWalker):
     def _module_constant(self, name: str, value: cst.BaseExpression) -> None:
         """Module-level lists/dicts (tool tables) and the logger, for later lookups."""
         self._record_table(self._key(name), self._table_literal(value))
-        if isinstance(value, cst.Dict):
-            pairs = [(el.key, el.value) for el in value.elements if isinstance(el, cst.DictElement)]
+        if type(value) is cst.Dict:
+            pairs = [(el.key, el.value) for el in value.elements if type(el) is cst.DictElement]
             self.model.module_dicts[name] = pairs
             self.model.module_lists[name] = [v for _, v in pairs]
             self._function_table(name, [v for _, v in pairs])
         else:
-            elements = self._iterable_elements(value) if isinstance(value, (cst.List, cst.Tuple, cst.Set)) else []
+            elements = self._iterable_elements(value) if type(value) in (cst.List, cst.Tuple, cst.Set) else []
             if elements:
                 self.model.module_lists[name] = elements
             self._module_list_table(name, value)
@@ -168,30 +168,30 @@ class FunctionReferences(ScopeWalker):
             self.model.logger_name = name
 
     def _module_list_table(self, name: str, value: cst.BaseExpression) -> None:
-        if isinstance(value, (cst.List, cst.Tuple, cst.Set)):
-            self._function_table(name, [el.value for el in value.elements if isinstance(el, cst.Element)])
+        if type(value) in (cst.List, cst.Tuple, cst.Set):
+            self._function_table(name, [el.value for el in value.elements if type(el) is cst.Element])
 
     def _function_table(self, key: str, values: list[cst.BaseExpression]) -> None:
         """Record a dict's values when they name functions (`{"add": add, "sub": ops.sub}`)."""
-        named = [value for value in values if not isinstance(value, cst.Call)]
-        refs = [ref for value in named if isinstance(value, (cst.Name, cst.Attribute)) for ref in self._function_refs(value)]
+        named = [value for value in values if type(value) is not cst.Call]
+        refs = [ref for value in named if type(value) in (cst.Name, cst.Attribute) for ref in self._function_refs(value)]
         # Values made by a call of this module's factory (`"x": make_handler("/x")`) are the
         # functions it defines and returns (`def handler(...): ...; return handler`).
-        made = [ref for value in values if isinstance(value, cst.Call) for ref in self._made_by_factory(value)]
+        made = [ref for value in values if type(value) is cst.Call for ref in self._made_by_factory(value)]
         if (refs and len(refs) == len(named)) or (made and not named):
             # Values made by a call the module cannot see into are functions too, which this
             # table does not name; the ones it names are still looked up by the dispatcher.
             self.model.function_tables[key] = [*refs, *dict.fromkeys(made)]
-        elif values and all(isinstance(value, cst.Dict) for value in values):
+        elif values and all(type(value) is cst.Dict for value in values):
             # A registry of rows: `{"ListIndexTool": {"description": ..., "function": list_indices}}`,
             # looked up as `REGISTRY[name]["function"](args)`: the rows' functions.
             rows = [
                 ref
                 for row in values
                 for element in row.elements  # type: ignore[attr-defined]
-                if isinstance(element, cst.DictElement)
+                if type(element) is cst.DictElement
                 and string_value(element.key) in _ROW_FUNCTION_KEYS
-                and isinstance(element.value, (cst.Name, cst.Attribute))
+                and type(element.value) in (cst.Name, cst.Attribute)
                 for ref in self._function_refs(element.value)
             ]
             if rows:
@@ -200,11 +200,11 @@ class FunctionReferences(ScopeWalker):
     def _made_by_factory(self, call: cst.Call) -> list[str]:
         """The functions a module function called here defines and returns by name."""
         out: list[str] = []
-        for factory in self._function_refs(call.func) if isinstance(call.func, (cst.Name, cst.Attribute)) else []:
+        for factory in self._function_refs(call.func) if type(call.func) in (cst.Name, cst.Attribute) else []:
             facts = self.model.functions.get(factory)
             for ret in facts.returns if facts is not None else ():
                 value = ret.node.value
-                if isinstance(value, cst.Name) and f"{factory}.{value.value}" in self.model.functions:
+                if type(value) is cst.Name and f"{factory}.{value.value}" in self.model.functions:
                     out.append(f"{factory}.{value.value}")
         return out
 
@@ -213,15 +213,15 @@ class FunctionReferences(ScopeWalker):
         module-level list of method names, api typed): a table of functions the caller gets."""
         qual = self.frames[-1].qual
         self._record_table(f"{qual}{RETURNED}", self._returned_rows(value))
-        if isinstance(value, cst.Dict):
-            self._function_table(f"{qual}()", [el.value for el in value.elements if isinstance(el, cst.DictElement)])
+        if type(value) is cst.Dict:
+            self._function_table(f"{qual}()", [el.value for el in value.elements if type(el) is cst.DictElement])
             return
-        if not isinstance(value, cst.DictComp) or not isinstance(value.value, cst.Call):
+        if type(value) is not cst.DictComp or type(value.value) is not cst.Call:
             return
         call = value.value
-        if dotted(call.func) != "getattr" or len(call.args) < 2 or not isinstance(value.for_in.target, cst.Name):
+        if dotted(call.func) != "getattr" or len(call.args) < 2 or type(value.for_in.target) is not cst.Name:
             return
-        if not isinstance(call.args[1].value, cst.Name) or call.args[1].value.value != value.for_in.target.value:
+        if type(call.args[1].value) is not cst.Name or call.args[1].value.value != value.for_in.target.value:
             return
         owner = dotted(call.args[0].value)
         facts = self.model.functions.get(qual)
@@ -250,7 +250,7 @@ class FunctionReferences(ScopeWalker):
         build()`: what each loop variable holds of a table's rows."""
         iterable = unwrap_await(iterable)
         items = False
-        if isinstance(iterable, cst.Call) and isinstance(iterable.func, cst.Attribute) and not iterable.args:
+        if type(iterable) is cst.Call and type(iterable.func) is cst.Attribute and not iterable.args:
             if iterable.func.attr.value not in {"items", "values"}:
                 return {}
             items = iterable.func.attr.value == "items"
@@ -259,7 +259,7 @@ class FunctionReferences(ScopeWalker):
         if table is None:
             return {}
         if items:
-            if not isinstance(target, cst.Tuple) or len(target.elements) != 2:
+            if type(target) is not cst.Tuple or len(target.elements) != 2:
                 return {}
             target = target.elements[1].value
         return _unpacked(target, Bound(table, row=True))
@@ -269,9 +269,9 @@ class FunctionReferences(ScopeWalker):
         in this function, a module-level or imported name, or a call of a function (or of the
         functions a table's rows hold) that returns one."""
         expr = unwrap_await(expr)
-        if isinstance(expr, cst.Call):
+        if type(expr) is cst.Call:
             return self._called_table(expr.func)
-        if not isinstance(expr, cst.Name):
+        if type(expr) is not cst.Name:
             return None
         name = expr.value
         bound = self._bound(name)
@@ -292,11 +292,11 @@ class FunctionReferences(ScopeWalker):
     def _called_table(self, func: cst.BaseExpression) -> TablePath | None:
         """The table a call of `func` returns: `build_tools()`, `builder()` with builder a value
         of a table's rows, `CATEGORIES[name][1]()`."""
-        if isinstance(func, cst.Name):
+        if type(func) is cst.Name:
             bound = self._bound(func.value)
             if bound is not None:
                 return bound.table.called_at(bound.functions_at())
-        if isinstance(func, cst.Subscript):
+        if type(func) is cst.Subscript:
             row = self._row_of(func)
             return row.table.called_at(row.functions_at()) if row is not None else None
         refs = [ref for ref in self._function_refs(func) if not ref.startswith(TABLE_REF)]
@@ -305,16 +305,16 @@ class FunctionReferences(ScopeWalker):
     def _row_of(self, expr: cst.BaseExpression) -> Bound | None:
         """`table[name]`, `table.get(name)` (a row), `table[name][1]` (a position of a row)."""
         expr = unwrap_await(expr)
-        if isinstance(expr, cst.Call) and isinstance(expr.func, cst.Attribute) and expr.func.attr.value == "get":
-            table = self._table_of(expr.func.value) if isinstance(expr.func.value, cst.Name) else None
+        if type(expr) is cst.Call and type(expr.func) is cst.Attribute and expr.func.attr.value == "get":
+            table = self._table_of(expr.func.value) if type(expr.func.value) is cst.Name else None
             return Bound(table, row=True) if table is not None and expr.args else None
-        if not isinstance(expr, cst.Subscript) or len(expr.slice) != 1 or not isinstance(expr.slice[0].slice, cst.Index):
+        if type(expr) is not cst.Subscript or len(expr.slice) != 1 or type(expr.slice[0].slice) is not cst.Index:
             return None
         index = expr.slice[0].slice.value
-        if isinstance(index, cst.Integer):
+        if type(index) is cst.Integer:
             inner = self._row_of(expr.value)
             return Bound(inner.table, position=int(index.value)) if inner is not None and inner.row else None
-        if string_value(index) is not None or not isinstance(expr.value, cst.Name):
+        if string_value(index) is not None or type(expr.value) is not cst.Name:
             return None  # a literal key picks one row: what the registration names is not all of them
         table = self._table_of(expr.value)
         return Bound(table, row=True) if table is not None else None
@@ -323,15 +323,15 @@ class FunctionReferences(ScopeWalker):
         """The rows of a dict or list literal (None for anything else)."""
         rows: list[Row] = []
         merged: list[TablePath] = []
-        if isinstance(value, cst.Dict):
+        if type(value) is cst.Dict:
             for element in value.elements:
-                if isinstance(element, cst.DictElement):
+                if type(element) is cst.DictElement:
                     rows.append(Row(string_value(element.key), self._row_parts(element.value)))
                 else:
                     merged.extend(path for path in [self._table_of(element.value)] if path is not None)
-        elif isinstance(value, (cst.List, cst.Tuple)):
+        elif type(value) in (cst.List, cst.Tuple):
             for item in value.elements:
-                if isinstance(item, cst.Element):
+                if type(item) is cst.Element:
                     rows.append(Row(None, self._row_parts(item.value)))
                 else:
                     merged.extend(path for path in [self._table_of(item.value)] if path is not None)
@@ -341,7 +341,7 @@ class FunctionReferences(ScopeWalker):
 
     def _row_parts(self, value: cst.BaseExpression) -> tuple[tuple[str, ...], ...]:
         return tuple(
-            tuple(ref for ref in self._function_refs(part) if not ref.startswith(TABLE_REF)) if isinstance(part, (cst.Name, cst.Attribute, cst.Call)) else ()
+            tuple(ref for ref in self._function_refs(part) if not ref.startswith(TABLE_REF)) if type(part) in (cst.Name, cst.Attribute, cst.Call) else ()
             for part in _unpack(value)
         )
 
@@ -349,7 +349,7 @@ class FunctionReferences(ScopeWalker):
         """What `return <value>` gives callers that iterate the result: a literal's rows, a table
         built in a local, or a table of the module or of another one."""
         literal = self._table_literal(value)
-        if literal is not None or not isinstance(value, cst.Name):
+        if literal is not None or type(value) is not cst.Name:
             return literal
         frame = self._function_frame()
         if frame is not None and value.value in frame.tables:
@@ -375,36 +375,36 @@ class FunctionReferences(ScopeWalker):
             return
         value = unwrap_await(value)
         name = dotted(target)
-        if isinstance(value, cst.Dict) and name is not None and name.startswith("self.") and name.count(".") == 1 and self._class_qual():
+        if type(value) is cst.Dict and name is not None and name.startswith("self.") and name.count(".") == 1 and self._class_qual():
             # An object's table of its own methods (`self.handlers = {"a": self.handle_a}`),
             # looked up by a dispatcher as `self.handlers.get(name)`.
-            self._function_table(self._key(name), [el.value for el in value.elements if isinstance(el, cst.DictElement)])
+            self._function_table(self._key(name), [el.value for el in value.elements if type(el) is cst.DictElement])
             return
-        if isinstance(target, cst.Subscript) and isinstance(target.value, cst.Name) and target.value.value not in frame.tables and self._module_table_name(target.value.value, frame):
+        if type(target) is cst.Subscript and type(target.value) is cst.Name and target.value.value not in frame.tables and self._module_table_name(target.value.value, frame):
             self._add_to_function_table(target.value.value, [value])  # `HANDLERS["a"] = handle_a`
-        if isinstance(target, cst.Subscript) and isinstance(target.value, cst.Name) and target.value.value in frame.tables:
+        if type(target) is cst.Subscript and type(target.value) is cst.Name and target.value.value in frame.tables:
             index = target.slice[0].slice if len(target.slice) == 1 else None
-            key = string_value(index.value) if isinstance(index, cst.Index) else None
+            key = string_value(index.value) if type(index) is cst.Index else None
             name = target.value.value
             frame.tables[name] = frame.tables[name].extended([Row(key, self._row_parts(value))])
             return
-        names = [target] if isinstance(target, cst.Name) else [el.value for el in getattr(target, "elements", ()) if isinstance(el.value, cst.Name)]
+        names = [target] if type(target) is cst.Name else [el.value for el in getattr(target, "elements", ()) if type(el.value) is cst.Name]
         for name in names:
             frame.bound.pop(name.value, None)  # type: ignore[union-attr]
             frame.tables.pop(name.value, None)  # type: ignore[union-attr]
-        if isinstance(target, cst.Name):
+        if type(target) is cst.Name:
             literal = self._table_literal(value)
             if literal is not None:
                 frame.tables[target.value] = literal
-                if isinstance(value, cst.Dict):
+                if type(value) is cst.Dict:
                     # A dispatcher's own table (`handlers = {"a": handle_a}; handlers[name](args)`).
-                    self._function_table(f"{frame.qual}{LOCAL}{target.value}", [el.value for el in value.elements if isinstance(el, cst.DictElement)])
+                    self._function_table(f"{frame.qual}{LOCAL}{target.value}", [el.value for el in value.elements if type(el) is cst.DictElement])
                 return
-            table = self._table_of(value) if isinstance(value, cst.Call) else None
+            table = self._table_of(value) if type(value) is cst.Call else None
             bound = Bound(table) if table is not None else self._row_of(value)
             if bound is not None:
                 frame.bound[target.value] = bound
-        elif isinstance(target, (cst.Tuple, cst.List)):
+        elif type(target) in (cst.Tuple, cst.List):
             row = self._row_of(value)
             if row is not None and row.row:
                 frame.bound.update(_unpacked(target, row))
@@ -413,18 +413,18 @@ class FunctionReferences(ScopeWalker):
         """`tools.update(more())`, `tools.extend(more())`, `tools.append((fn, "..."))` on a table
         being built in this function or at module level."""
         func = call.func
-        if not isinstance(func, cst.Attribute) or func.attr.value not in {"update", "extend", "append"} or not isinstance(func.value, cst.Name):
+        if type(func) is not cst.Attribute or func.attr.value not in {"update", "extend", "append"} or type(func.value) is not cst.Name:
             return
         argument = first_positional(call)
         if argument is None:
             return
         frame = self._function_frame()
         name = func.value.value
-        if func.attr.value == "update" and isinstance(argument, cst.Dict) and self._module_table_name(name, frame):
+        if func.attr.value == "update" and type(argument) is cst.Dict and self._module_table_name(name, frame):
             # `HANDLERS.update({"a": handle_a})` filling a module-level registry (often in a
             # function that imports the handlers lazily): a dispatcher's `HANDLERS[name](...)`
             # calls them, so they are in its table.
-            self._add_to_function_table(name, [el.value for el in argument.elements if isinstance(el, cst.DictElement)])
+            self._add_to_function_table(name, [el.value for el in argument.elements if type(el) is cst.DictElement])
         if func.attr.value == "append":
             addition = Table((Row(None, self._row_parts(argument)),))
         else:
@@ -448,7 +448,7 @@ class FunctionReferences(ScopeWalker):
     def _add_to_function_table(self, name: str, values: list[cst.BaseExpression]) -> None:
         """Add the functions `values` name to the module-level table `name` (a registry filled
         after its definition: `T.update({...})`, `T["a"] = handle_a`)."""
-        refs = [ref for value in values if isinstance(value, (cst.Name, cst.Attribute)) for ref in self._function_refs(value)]
+        refs = [ref for value in values if type(value) in (cst.Name, cst.Attribute) for ref in self._function_refs(value)]
         if refs:
             known = self.model.function_tables.setdefault(name, [])
             known.extend(ref for ref in refs if ref not in known)
@@ -456,18 +456,18 @@ class FunctionReferences(ScopeWalker):
     # -- references to functions ----------------------------------------------------------
     def _function_refs(self, expr: cst.BaseExpression) -> list[str]:
         """Qualified names of the function(s) an expression stands for."""
-        if isinstance(expr, cst.Name):
+        if type(expr) is cst.Name:
             return self._name_refs(expr.value)
-        if isinstance(expr, cst.Tuple) and expr.elements:
+        if type(expr) is cst.Tuple and expr.elements:
             return self._function_refs(expr.elements[0].value)  # `(fn, "name")` table rows
-        if isinstance(expr, cst.Attribute):
+        if type(expr) is cst.Attribute:
             name = dotted(expr)
             if name is None:
                 return []
             if name.split(".")[0] in {"self", "cls"}:
                 return [self._key(name)] if self._class_qual() else []
             return [self.aliases.resolve_dotted(name) or self._key(name)]
-        if isinstance(expr, cst.Call) and last_name(dotted(expr.func)) == "partial":
+        if type(expr) is cst.Call and last_name(dotted(expr.func)) == "partial":
             target = first_positional(expr)
             return self._function_refs(target) if target is not None else []
         return []
@@ -505,7 +505,7 @@ class FunctionReferences(ScopeWalker):
 
     def _track_function_alias(self, target: cst.BaseExpression, value: cst.BaseExpression) -> None:
         """Remember `alias = fn` and `fn = wrap(fn, ...)`, for a later `mcp.tool(alias)`."""
-        if not isinstance(target, cst.Name):
+        if type(target) is not cst.Name:
             return
         frame = self.frames[-1] if self.frames else None
         if frame is None or target.value in frame.globals:
@@ -521,7 +521,7 @@ class FunctionReferences(ScopeWalker):
             table.pop(target.value, None)
 
     def _alias_refs(self, name: str, value: cst.BaseExpression) -> list[str]:
-        if isinstance(value, (cst.Name, cst.Attribute)):
+        if type(value) in (cst.Name, cst.Attribute):
             # A function defined here, an imported name, or a method of a module-level object
             # (`list_items = service.list_items`); not a local variable holding data.
             local = self.model.module + "."
@@ -530,9 +530,9 @@ class FunctionReferences(ScopeWalker):
                 for ref in self._function_refs(value)
                 if ref in self.model.functions or not ref.startswith(local) or self._method_of_module_object(ref[len(local) :])
             ]
-        if isinstance(value, cst.Call):
+        if type(value) is cst.Call:
             first = first_positional(value)
-            if isinstance(first, cst.Name) and first.value == name:
+            if type(first) is cst.Name and first.value == name:
                 # Re-binding a name to a wrapper of itself (`f = with_retry(f)`) keeps the function.
                 return self._name_refs(name)
             return self._function_refs(value)  # partial(fn, ...)
@@ -546,25 +546,25 @@ class FunctionReferences(ScopeWalker):
 def _unpacked(target: cst.BaseExpression, row: Bound) -> dict[str, Bound]:
     """A loop or assignment target given one row of a table: `fn` holds the row, `(fn, desc)`
     the positions of its value."""
-    if isinstance(target, cst.Name):
+    if type(target) is cst.Name:
         return {target.value: row}
-    if isinstance(target, (cst.Tuple, cst.List)):
+    if type(target) in (cst.Tuple, cst.List):
         return {
             element.value.value: Bound(row.table, position=index)
             for index, element in enumerate(target.elements)
-            if isinstance(element.value, cst.Name)
+            if type(element.value) is cst.Name
         }
     return {}
 
 
 def _unpack(element: cst.BaseExpression) -> tuple[cst.BaseExpression, ...]:
-    if isinstance(element, (cst.Tuple, cst.List)):
-        return tuple(el.value for el in element.elements if isinstance(el, cst.Element))
+    if type(element) in (cst.Tuple, cst.List):
+        return tuple(el.value for el in element.elements if type(el) is cst.Element)
     return (element,)
 
 
 def _is_get_logger(value: cst.BaseExpression, aliases: AliasTable) -> bool:
-    if isinstance(value, cst.Call):
+    if type(value) is cst.Call:
         resolved = aliases.resolve(value.func) or dotted(value.func) or ""
         return last_name(resolved) in {"getLogger", "get_logger"}
     return False

@@ -49,12 +49,12 @@ def _base_init_arguments(call: cst.Call) -> list[cst.BaseExpression]:
     """The message arguments of a base `__init__` call: all of `super().__init__(a, b)`'s, those
     after `self` of `Base.__init__(self, a)`; none for any other call."""
     func = call.func
-    if not isinstance(func, cst.Attribute) or func.attr.value != "__init__":
+    if type(func) is not cst.Attribute or func.attr.value != "__init__":
         return []
     arguments = [a.value for a in call.args if not a.star]
-    if isinstance(func.value, cst.Call) and dotted(func.value.func) == "super":
+    if type(func.value) is cst.Call and dotted(func.value.func) == "super":
         return arguments
-    if dotted(func.value) is not None and arguments and isinstance(arguments[0], cst.Name) and arguments[0].value == "self":
+    if dotted(func.value) is not None and arguments and type(arguments[0]) is cst.Name and arguments[0].value == "self":
         return arguments[1:]
     return []
 

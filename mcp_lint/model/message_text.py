@@ -23,16 +23,16 @@ GATHERED = "exception returned by asyncio.gather"
 def _exception_instances(test: cst.BaseExpression) -> tuple[set[str], set[str]]:
     """Names a test proves to be exceptions when true, and when false:
     `isinstance(r, Exception)` -> ({r}, {}), `not isinstance(r, BaseException)` -> ({}, {r})."""
-    if isinstance(test, cst.UnaryOperation) and isinstance(test.operator, cst.Not):
+    if type(test) is cst.UnaryOperation and type(test.operator) is cst.Not:
         when_true, when_false = _exception_instances(test.expression)
         return when_false, when_true
-    if isinstance(test, cst.BooleanOperation) and isinstance(test.operator, cst.And):
+    if type(test) is cst.BooleanOperation and type(test.operator) is cst.And:
         left, right = _exception_instances(test.left), _exception_instances(test.right)
         return left[0] | right[0], set()
-    if isinstance(test, cst.Call) and dotted(test.func) == "isinstance" and len(test.args) == 2:
+    if type(test) is cst.Call and dotted(test.func) == "isinstance" and len(test.args) == 2:
         subject, classes = test.args[0].value, test.args[1].value
-        names = [el.value for el in classes.elements] if isinstance(classes, cst.Tuple) else [classes]
-        if isinstance(subject, cst.Name) and any(_is_exception_class(n) for n in names):
+        names = [el.value for el in classes.elements] if type(classes) is cst.Tuple else [classes]
+        if type(subject) is cst.Name and any(_is_exception_class(n) for n in names):
             return {subject.value}, set()
     return set(), set()
 
@@ -161,14 +161,14 @@ class _TextFinder(FindingVisitor):
     def visit_Subscript(self, node: cst.Subscript) -> bool:
         # e.args[0], e.response["Error"]["Message"]: the exception's text or an upstream body.
         base: cst.BaseExpression = node
-        while isinstance(base, cst.Subscript):
+        while type(base) is cst.Subscript:
             base = base.value
         chain = dotted(base)
         if chain and chain.split(".")[0] in self.names:
             keys = [
                 el.slice.value.evaluated_value
                 for el in node.slice
-                if isinstance(el.slice, cst.Index) and isinstance(el.slice.value, cst.SimpleString)
+                if type(el.slice) is cst.Index and type(el.slice.value) is cst.SimpleString
             ]
             if not any(str(k).lower() in _CODE_KEYS for k in keys):
                 self.found = node
@@ -210,17 +210,17 @@ def literal_text(expr: cst.BaseExpression) -> str | None:
     if kind is cst.FormattedString:
         out = []
         for part in expr.parts:
-            if isinstance(part, cst.FormattedStringText):
+            if type(part) is cst.FormattedStringText:
                 out.append(part.value)
             else:
                 out.append("{}")
         return "".join(out)
-    if kind is cst.BinaryOperation and isinstance(expr.operator, cst.Add):
+    if kind is cst.BinaryOperation and type(expr.operator) is cst.Add:
         left = literal_text(expr.left)
         right = literal_text(expr.right)
         return (left if left is not None else "{}") + (right if right is not None else "{}")
-    if kind is cst.BinaryOperation and isinstance(expr.operator, cst.Modulo):
+    if kind is cst.BinaryOperation and type(expr.operator) is cst.Modulo:
         return literal_text(expr.left)
-    if kind is cst.Call and isinstance(expr.func, cst.Attribute) and expr.func.attr.value == "format":
+    if kind is cst.Call and type(expr.func) is cst.Attribute and expr.func.attr.value == "format":
         return literal_text(expr.func.value)
     return None

@@ -49,7 +49,7 @@ class _ModuleWalker(Registrations):
         qual = self._qualname(node.name.value)
         bases = []
         for base in node.bases:
-            value = base.value.value if isinstance(base.value, cst.Subscript) else base.value  # `FastMCP[Ctx]`
+            value = base.value.value if type(base.value) is cst.Subscript else base.value  # `FastMCP[Ctx]`
             bases.append(self.aliases.resolve(value) or f"{self.model.module}.{dotted(value) or '?'}")
         self.model.classes[qual] = tuple(bases)
         if any(b.endswith(_EXCEPTION_SUFFIXES) or b in self.model.class_attrs for b in bases):
@@ -96,14 +96,14 @@ class _ModuleWalker(Registrations):
                 self.model.servers[qual] = returned.family  # `def create_server() -> FastMCP`
         resolve = self._callee_resolver()
         for decorator in node.decorators:
-            if isinstance(decorator.decorator, cst.Call):
+            if type(decorator.decorator) is cst.Call:
                 self.decorator_calls.add(id(decorator.decorator))
             registered = self._registration_count()
             self._registration_from_decorator(decorator.decorator, qual, node.name.value)
             if registered != self._registration_count():
                 facts.wrappers = []  # only the decorators below a registration wrap what it registers
             else:
-                func = decorator.decorator.func if isinstance(decorator.decorator, cst.Call) else decorator.decorator
+                func = decorator.decorator.func if type(decorator.decorator) is cst.Call else decorator.decorator
                 wrapper = resolve(func) if dotted(func) is not None else None
                 if wrapper is not None:
                     facts.wrappers.append(wrapper)
@@ -160,9 +160,9 @@ class _ModuleWalker(Registrations):
     def visit_Assign(self, node: cst.Assign) -> None:
         if self.frames and self.frames[-1].kind == "function":
             value = unwrap_await(node.value)
-            if isinstance(value, cst.Call):  # `global api` then `api = Api()`
+            if type(value) is cst.Call:  # `global api` then `api = Api()`
                 for target in node.targets:
-                    if isinstance(target.target, cst.Name) and target.target.value in self.frames[-1].globals:
+                    if type(target.target) is cst.Name and target.target.value in self.frames[-1].globals:
                         self._typed_name(target.target, self.aliases.resolve_or_local(value.func))
         receiver = self._receiver_of_value(node.value)
         if receiver is not None and receiver.is_ is Is.SERVER and len(node.targets) == 1:
@@ -175,9 +175,9 @@ class _ModuleWalker(Registrations):
             self._track_function_alias(target.target, node.value)
             self._track_table(target.target, node.value)
             self._raw_request_handler(target.target, node.value)
-        if not self.frames and len(node.targets) == 1 and isinstance(node.targets[0].target, cst.Name):
+        if not self.frames and len(node.targets) == 1 and type(node.targets[0].target) is cst.Name:
             self._module_constant(node.targets[0].target.value, node.value)
-            if isinstance(unwrap_await(node.value), cst.Call):
+            if type(unwrap_await(node.value)) is cst.Call:
                 self.module_objects.add(node.targets[0].target.value)
 
     def leave_Assign(self, original_node: cst.Assign) -> None:
@@ -200,7 +200,7 @@ class _ModuleWalker(Registrations):
         if node.value is not None:
             self._name_constructed(node.target, node.value, receiver)
             self._track_table(node.target, node.value)
-        if not self.frames and isinstance(node.target, cst.Name) and node.value is not None:
+        if not self.frames and type(node.target) is cst.Name and node.value is not None:
             self._module_constant(node.target.value, node.value)
         self._typed_name(node.target, annotation_type(node.annotation.annotation, self.aliases))
 
@@ -232,7 +232,7 @@ def build_model(module: cst.Module, module_name: str, is_package: bool, copies: 
         for node, fallback in _top_imports(stmt):
             if fallback:
                 fallbacks.add(id(node))
-            if isinstance(node, cst.Import):
+            if type(node) is cst.Import:
                 aliases.add_import(node, fallback)
             else:
                 aliases.add_import_from(node, fallback)
@@ -250,17 +250,17 @@ def _top_imports(stmt: cst.CSTNode, fallback: bool = False) -> Iterator[tuple[cs
     """Import statements at module level, including inside `if`/`try` blocks, each with whether
     it is a fallback: in the clause of a `try` that catches ImportError (the body's import is the
     primary one)."""
-    if isinstance(stmt, cst.SimpleStatementLine):
+    if type(stmt) is cst.SimpleStatementLine:
         for small in stmt.body:
-            if isinstance(small, (cst.Import, cst.ImportFrom)):
+            if type(small) in (cst.Import, cst.ImportFrom):
                 yield small, fallback
-    elif isinstance(stmt, (cst.If, cst.Try)):
+    elif type(stmt) in (cst.If, cst.Try):
         blocks = [(stmt.body, fallback)]
-        if isinstance(stmt, cst.Try):
+        if type(stmt) is cst.Try:
             blocks.extend((handler.body, fallback or catches_import_error(handler)) for handler in stmt.handlers)
-        elif isinstance(stmt.orelse, cst.If):
+        elif type(stmt.orelse) is cst.If:
             yield from _top_imports(stmt.orelse, fallback)  # elif
-        elif isinstance(stmt.orelse, cst.Else):
+        elif type(stmt.orelse) is cst.Else:
             blocks.append((stmt.orelse.body, fallback))
         for block, in_fallback in blocks:
             for child in block.body:

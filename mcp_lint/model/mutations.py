@@ -120,9 +120,9 @@ def chain(expr: cst.BaseExpression) -> str | None:
     if name is not None:
         return name
     base = expr
-    while isinstance(base, (cst.Subscript, cst.Attribute)):
+    while type(base) in (cst.Subscript, cst.Attribute):
         base = base.value
-    return base.value if isinstance(base, cst.Name) else None
+    return base.value if type(base) is cst.Name else None
 
 
 def mutation_of(
@@ -135,7 +135,7 @@ def mutation_of(
     """What a call mutates, or None when it does not look like a mutation (model/effects.py holds
     the tables)."""
     func = call.func
-    last = func.attr.value if isinstance(func, cst.Attribute) else func.value if isinstance(func, cst.Name) else ""
+    last = func.attr.value if type(func) is cst.Attribute else func.value if type(func) is cst.Name else ""
     if last in fx.RUNS_GIVEN_FUNCTION:
         handed = handed_call(call)
         return mutation_of(handed, aliases, module_names, local_containers, local) if handed is not None else None
@@ -168,10 +168,10 @@ def mutation_of(
         if mode and any(c in mode for c in "wx+") and not _into_scratch(call, local, aliases):
             return MutationKind("writes a file", argument_chains(call, (0,)), effect=Effect.FILES)
         return None
-    if last == "open" and isinstance(call.func, cst.Attribute) and call.args and call.args[0].keyword is None:
+    if last == "open" and type(call.func) is cst.Attribute and call.args and call.args[0].keyword is None:
         # `Path(out).open("w")`: a path object's open takes the mode first.
         mode = literal_text(call.args[0].value)
-        if mode and any(c in mode for c in "wx+") and not isinstance(call.func.value, (cst.SimpleString, cst.FormattedString)):
+        if mode and any(c in mode for c in "wx+") and type(call.func.value) not in (cst.SimpleString, cst.FormattedString):
             return MutationKind("writes a file", tuple(FILE + r for r in read_names(call.func.value)), effect=Effect.FILES)
     sent = _sends_built_request(call, local)
     if sent is not None:
@@ -180,9 +180,9 @@ def mutation_of(
         if fx.REQUEST_BUILDER.match(last):
             return None  # `Request("POST", url)` builds a request; sending it is the mutation
         return MutationKind(f"sends an HTTP {verb_arg.upper()}", effect=Effect.HTTP)
-    if not isinstance(call.func, cst.Attribute):
+    if type(call.func) is not cst.Attribute:
         return None
-    if isinstance(call.func.value, cst.IfExp):
+    if type(call.func.value) is cst.IfExp:
         # `(DONE if ok else FAILED).append(r)`: the store a conditional expression chooses; a
         # write through either choice is one on the path that takes it.
         choice = call.func.value
@@ -219,7 +219,7 @@ def mutation_of(
         if method == "post" and _computing_endpoint(call):
             return None  # `post(".../text:synthesize", json=...)`: asks for a result, changes nothing
         return MutationKind(f"sends an HTTP {method.upper()}", changed, effect=Effect.HTTP)
-    if method in fx.PATH_WRITES and not isinstance(call.func.value, (cst.SimpleString, cst.FormattedString)):
+    if method in fx.PATH_WRITES and type(call.func.value) not in (cst.SimpleString, cst.FormattedString):
         if method == "replace" and len(call.args) != 1:
             return None  # str.replace(old, new); Path.replace(target) takes one argument
         if method in {"replace", "rename"} and any(a.keyword is not None and a.keyword.value != "target" for a in call.args):
@@ -304,11 +304,11 @@ def is_cleanup(call: cst.Call, local: LocalHandles = NO_LOCALS) -> bool:
     on a receiver named for a resource (`client.close()`, `self.db_conn.close()`) or holding one
     this function opened (`c = make_client(); c.close()`, a file handle, its scratch)."""
     func = call.func
-    method = func.attr.value if isinstance(func, cst.Attribute) else func.value if isinstance(func, cst.Name) else ""
+    method = func.attr.value if type(func) is cst.Attribute else func.value if type(func) is cst.Name else ""
     words = identifier_words(method)
     if len(words) > 1 and words[0] in fx.CLEANUP_METHODS and words[-1] in fx.RESOURCE_WORDS:
         return True  # `close_connection()`, `self._release_lock()`: named for it
-    if method not in fx.CLEANUP_METHODS or not isinstance(func, cst.Attribute):
+    if method not in fx.CLEANUP_METHODS or type(func) is not cst.Attribute:
         return False
     receiver = chain(func.value) or ""
     if not receiver:
@@ -336,10 +336,10 @@ def _writes_into_scratch(call: cst.Call, local: LocalHandles, aliases: AliasTabl
     if not local.scratch or not call.args:
         return False
     first = call.args[0].value
-    if not isinstance(first, (cst.List, cst.Tuple)) or not first.elements:
+    if type(first) not in (cst.List, cst.Tuple) or not first.elements:
         return False
     last = first.elements[-1]
-    return not isinstance(last, cst.StarredElement) and _names_scratch(last.value, set(local.scratch), aliases)
+    return type(last) is not cst.StarredElement and _names_scratch(last.value, set(local.scratch), aliases)
 
 
 def _kept_store(receiver: str, shared: bool, local_containers: frozenset[str], aliases: AliasTable) -> bool:
@@ -357,10 +357,10 @@ def handed_call(call: cst.Call) -> cst.Call | None:
     """The call a thread runner makes of the function it is handed (`to_thread(save, p)` ->
     `save(p)`, `run_in_executor(None, save, p)` -> `save(p)`), None for any other call."""
     func = call.func
-    last = func.attr.value if isinstance(func, cst.Attribute) else func.value if isinstance(func, cst.Name) else ""
+    last = func.attr.value if type(func) is cst.Attribute else func.value if type(func) is cst.Name else ""
     position = fx.RUNS_GIVEN_FUNCTION.get(last)
     positional = [a for a in call.args if a.keyword is None and not a.star]
-    if position is None or len(positional) <= position or isinstance(positional[position].value, (cst.Lambda, cst.Call)):
+    if position is None or len(positional) <= position or type(positional[position].value) in (cst.Lambda, cst.Call):
         return None
     rest = [a for a in call.args if a is not positional[position] and a not in positional[:position]]
     return cst.Call(func=positional[position].value, args=rest)
@@ -372,8 +372,8 @@ def _computing_endpoint(call: cst.Call) -> bool:
     if not call.args or call.args[0].keyword is not None:
         return False
     value = call.args[0].value
-    if isinstance(value, cst.FormattedString):
-        text = "".join(part.value if isinstance(part, cst.FormattedStringText) else "{}" for part in value.parts)
+    if type(value) is cst.FormattedString:
+        text = "".join(part.value if type(part) is cst.FormattedStringText else "{}" for part in value.parts)
     else:
         text = literal_text(value) or ""
     return bool(fx.COMPUTING_ENDPOINTS.search(text.split("?", 1)[0] + "?"))
@@ -381,7 +381,7 @@ def _computing_endpoint(call: cst.Call) -> bool:
 
 def _builds_worker(value: cst.BaseExpression, aliases: AliasTable) -> bool:
     """Is `value` a call that builds a thread or a process (`threading.Thread(target=f)`)?"""
-    return isinstance(value, cst.Call) and (aliases.resolve(value.func) or dotted(value.func) or "") in fx.WORKER_CLASSES
+    return type(value) is cst.Call and (aliases.resolve(value.func) or dotted(value.func) or "") in fx.WORKER_CLASSES
 
 
 def _http_module(aliases: AliasTable, root: str) -> bool:
@@ -406,11 +406,11 @@ def _verb_argument(call: cst.Call) -> str | None:
     (`_tracker("POST", path)`), any case to a function named for requests (`self._request("patch",
     url)`), or as `method=`/`verb=`."""
     func = call.func
-    last = func.attr.value if isinstance(func, cst.Attribute) else func.value if isinstance(func, cst.Name) else ""
+    last = func.attr.value if type(func) is cst.Attribute else func.value if type(func) is cst.Name else ""
     if not call.args or last in fx.NOT_SENDERS:
         return None
     first = call.args[0]
-    if first.keyword is None and isinstance(first.value, cst.SimpleString):
+    if first.keyword is None and type(first.value) is cst.SimpleString:
         verb = literal_text(first.value)
         if verb and verb.lower() in fx.HTTP_WRITE_VERBS and (fx.REQUEST_WRAPPER.search(last) or (verb.isupper() and _then_a_location(call))):
             return verb
@@ -430,7 +430,7 @@ def _then_a_location(call: cst.Call) -> bool:
         return False
     where = positional[1]
     text = literal_text(where)
-    if text is None and isinstance(where, cst.FormattedString):
+    if text is None and type(where) is cst.FormattedString:
         return True
     if text is not None:
         return text.startswith(("/", "http")) or "/" in text
@@ -441,14 +441,14 @@ def _then_a_location(call: cst.Call) -> bool:
 def _sends_built_request(call: cst.Call, local: LocalHandles) -> MutationKind | None:
     """`urlopen(req)`, `session.send(req)`, `req.send()` for a request built with a write verb."""
     func = call.func
-    last = func.attr.value if isinstance(func, cst.Attribute) else func.value if isinstance(func, cst.Name) else ""
+    last = func.attr.value if type(func) is cst.Attribute else func.value if type(func) is cst.Name else ""
     if not fx.REQUEST_SENDERS.search(last):
         return None
     # A builder chain: `http.new().method("POST").url(u).send()`.
-    inner = func.value if isinstance(func, cst.Attribute) else None
-    while isinstance(inner, (cst.Call, cst.Attribute)):
-        if isinstance(inner, cst.Call):
-            if isinstance(inner.func, cst.Attribute) and inner.func.attr.value in fx.VERB_SETTERS and inner.args:
+    inner = func.value if type(func) is cst.Attribute else None
+    while type(inner) in (cst.Call, cst.Attribute):
+        if type(inner) is cst.Call:
+            if type(inner.func) is cst.Attribute and inner.func.attr.value in fx.VERB_SETTERS and inner.args:
                 verb = literal_text(inner.args[0].value)
                 if verb and verb.lower() in fx.HTTP_WRITE_VERBS:
                     return MutationKind(f"sends an HTTP {verb.upper()}", effect=Effect.HTTP)
@@ -457,8 +457,8 @@ def _sends_built_request(call: cst.Call, local: LocalHandles) -> MutationKind | 
             inner = inner.value
     if not local.write_requests:
         return None
-    names = [a.value.value for a in call.args if isinstance(a.value, cst.Name)]
-    if isinstance(func, cst.Attribute) and isinstance(func.value, cst.Name):
+    names = [a.value.value for a in call.args if type(a.value) is cst.Name]
+    if type(func) is cst.Attribute and type(func.value) is cst.Name:
         names.append(func.value.value)
     for name in names:
         verb = local.request_verb(name)
@@ -472,19 +472,19 @@ def statement_text(expr: cst.BaseExpression, local: LocalHandles) -> str | None:
     f-string's or a concatenation's literal start, a composed statement (`sql.SQL("DELETE FROM
     {}").format(...)`, `text("UPDATE ...")`)."""
     while True:
-        if isinstance(expr, cst.Name):
+        if type(expr) is cst.Name:
             return local.sql_of(expr.value)
         text = literal_text(expr)
         if text is not None:
             return text
-        if isinstance(expr, cst.FormattedString):
-            return "".join(p.value for p in expr.parts if isinstance(p, cst.FormattedStringText)) or None
-        if isinstance(expr, cst.BinaryOperation) and isinstance(expr.operator, cst.Add):
+        if type(expr) is cst.FormattedString:
+            return "".join(p.value for p in expr.parts if type(p) is cst.FormattedStringText) or None
+        if type(expr) is cst.BinaryOperation and type(expr.operator) is cst.Add:
             expr = expr.left
             continue
-        if isinstance(expr, cst.Call):
+        if type(expr) is cst.Call:
             func = expr.func
-            if isinstance(func, cst.Attribute) and func.attr.value == "format":
+            if type(func) is cst.Attribute and func.attr.value == "format":
                 expr = func.value  # `"...".format(...)`, `sql.SQL("...").format(...)`
                 continue
             if last_name(dotted(func) or "") in fx.SQL_COMPOSERS and expr.args:
@@ -499,7 +499,7 @@ def _read_only_command(call: cst.Call) -> bool:
         return False
     first = call.args[0].value
     argv: list[str] = []
-    if isinstance(first, (cst.List, cst.Tuple)):
+    if type(first) in (cst.List, cst.Tuple):
         for element in first.elements:
             text = literal_text(element.value)
             if text is None:
@@ -524,7 +524,7 @@ def _read_only_command(call: cst.Call) -> bool:
 
 
 def _keyword_true(call: cst.Call, keyword: str) -> bool:
-    return any(a.keyword is not None and a.keyword.value == keyword and isinstance(a.value, cst.Name) and a.value.value == "True" for a in call.args)
+    return any(a.keyword is not None and a.keyword.value == keyword and type(a.value) is cst.Name and a.value.value == "True" for a in call.args)
 
 
 def _positional_count(call: cst.Call) -> int:
@@ -533,12 +533,12 @@ def _positional_count(call: cst.Call) -> int:
 
 def _client_factory(value: cst.BaseExpression) -> bool:
     """Is `value` a call that hands out a client (`connect(dsn)`, `Cache.from_url(u)`)?"""
-    while isinstance(value, cst.Await):
+    while type(value) is cst.Await:
         value = value.expression
-    if not isinstance(value, cst.Call):
+    if type(value) is not cst.Call:
         return False
     func = value.func
-    last = func.attr.value if isinstance(func, cst.Attribute) else func.value if isinstance(func, cst.Name) else ""
+    last = func.attr.value if type(func) is cst.Attribute else func.value if type(func) is cst.Name else ""
     return bool(fx.CLIENT_FACTORIES.match(last))
 
 
@@ -559,22 +559,22 @@ def local_handles(fn: FunctionFacts, module_names: set[str], aliases: AliasTable
     for name, value in fn.single_assignments.items():
         if name not in own:
             continue
-        while isinstance(value, cst.Await):
+        while type(value) is cst.Await:
             value = value.expression
-        text = literal_text(value) if isinstance(value, (cst.SimpleString, cst.ConcatenatedString)) else None
-        if text is None and isinstance(value, (cst.Call, cst.FormattedString, cst.BinaryOperation)):
+        text = literal_text(value) if type(value) in (cst.SimpleString, cst.ConcatenatedString) else None
+        if text is None and type(value) in (cst.Call, cst.FormattedString, cst.BinaryOperation):
             text = statement_text(value, NO_LOCALS)
         if text is not None and fx.SQL_WRITE.search(text):
             sql.append((name, text))
             continue
-        if isinstance(value, cst.IfExp) and any(_names_state(branch, module_names) for branch in (value.body, value.orelse)):
+        if type(value) is cst.IfExp and any(_names_state(branch, module_names) for branch in (value.body, value.orelse)):
             state.add(name)  # `target = DONE if ok else FAILED`: the state one choice names
             continue
-        if isinstance(value, cst.Subscript):
+        if type(value) is cst.Subscript:
             if _names_state(value, module_names):
                 state.add(name)  # `note = NOTES[i]`
             continue
-        if not isinstance(value, cst.Call):
+        if type(value) is not cst.Call:
             continue
         if _client_factory(value):
             clients.add(name)  # `r = Cache.from_url(u)`: a client, whatever its name
@@ -583,12 +583,12 @@ def local_handles(fn: FunctionFacts, module_names: set[str], aliases: AliasTable
             workers.add(name)  # `t = threading.Thread(target=serve)`
             continue
         func = value.func
-        last = func.attr.value if isinstance(func, cst.Attribute) else func.value if isinstance(func, cst.Name) else ""
+        last = func.attr.value if type(func) is cst.Attribute else func.value if type(func) is cst.Name else ""
         verb = _verb_argument(value)
         if verb is not None and fx.REQUEST_BUILDER.match(last):
             requests.append((name, verb))
             continue
-        if isinstance(func, cst.Attribute):
+        if type(func) is cst.Attribute:
             receiver = chain(func.value) or ""
             root = receiver.split(".")[0]
             if last in fx.ALIAS_GETTERS and root in module_names and not fx.BOOKKEEPING.search(root):
@@ -596,7 +596,7 @@ def local_handles(fn: FunctionFacts, module_names: set[str], aliases: AliasTable
             elif fx.HANDLE_GETTERS.match(last) or (root in handles and last not in {"get", "find", "query", "search"}):
                 handles.add(name)  # `col = client.get_collection(n)`
             continue
-    if fn.has_item_assignment or any(isinstance(c.node.func, cst.Attribute) and c.node.func.attr.value in fx.VERB_SETTERS for c in fn.calls):
+    if fn.has_item_assignment or any(type(c.node.func) is cst.Attribute and c.node.func.attr.value in fx.VERB_SETTERS for c in fn.calls):
         requests.extend(_verbs_set(fn.node.body))
     documents, parts = _in_memory_documents(fn, own, aliases)
     return LocalHandles(
@@ -607,7 +607,7 @@ def local_handles(fn: FunctionFacts, module_names: set[str], aliases: AliasTable
 
 def _names_state(value: cst.BaseExpression, module_names: set[str]) -> bool:
     """Is the value module state or an item of it (`NOTES`, `NOTES[i]`), not a cache or lock?"""
-    if not isinstance(value, (cst.Name, cst.Subscript)):
+    if type(value) not in (cst.Name, cst.Subscript):
         return False
     root = chain(value)
     return bool(root) and root.split(".")[0] in module_names and not fx.BOOKKEEPING.search(root or "")
@@ -632,14 +632,14 @@ def _file_handles(fn: FunctionFacts, own: set[str]) -> tuple[tuple[str, tuple[st
 
 def _opened_for_writing(value: cst.BaseExpression) -> tuple[str, ...] | None:
     """The file `open(p, "w")` / `p.open("wb")` names (as FILE chains), None for anything else."""
-    while isinstance(value, cst.Await):
+    while type(value) is cst.Await:
         value = value.expression
-    if not isinstance(value, cst.Call):
+    if type(value) is not cst.Call:
         return None
     func = value.func
-    if isinstance(func, cst.Name) and func.value == "open" and len(value.args) >= 2 and value.args[1].keyword is None:
+    if type(func) is cst.Name and func.value == "open" and len(value.args) >= 2 and value.args[1].keyword is None:
         mode, target = literal_text(value.args[1].value), value.args[0].value
-    elif isinstance(func, cst.Attribute) and func.attr.value == "open" and value.args and value.args[0].keyword is None:
+    elif type(func) is cst.Attribute and func.attr.value == "open" and value.args and value.args[0].keyword is None:
         mode, target = literal_text(value.args[0].value), func.value
     else:
         return None
@@ -666,21 +666,21 @@ def _scratch(fn: FunctionFacts, own: set[str], aliases: AliasTable) -> frozenset
 
 def _names_scratch(value: cst.BaseExpression, scratch: set[str], aliases: AliasTable) -> bool:
     """Does the value make a temporary file or directory, or name a path under one?"""
-    while isinstance(value, cst.Await):
+    while type(value) is cst.Await:
         value = value.expression
-    if isinstance(value, cst.BinaryOperation) and isinstance(value.operator, cst.Divide):
+    if type(value) is cst.BinaryOperation and type(value.operator) is cst.Divide:
         return _names_scratch(value.left, scratch, aliases)  # `tmp / "a.xml"`
-    if isinstance(value, cst.Name):
+    if type(value) is cst.Name:
         return value.value in scratch
-    if isinstance(value, cst.FormattedString) and value.parts and isinstance(value.parts[0], cst.FormattedStringExpression):
+    if type(value) is cst.FormattedString and value.parts and type(value.parts[0]) is cst.FormattedStringExpression:
         return _names_scratch(value.parts[0].expression, scratch, aliases)  # f"{tmp}/a.xml"
-    if not isinstance(value, cst.Call):
+    if type(value) is not cst.Call:
         return False
     name = aliases.resolve(value.func) or dotted(value.func) or ""
     if name in fx.SCRATCH_FACTORIES:
         return True
-    last = last_name(name) if name else (value.func.attr.value if isinstance(value.func, cst.Attribute) else "")
-    if last in {"joinpath", "open"} and isinstance(value.func, cst.Attribute):
+    last = last_name(name) if name else (value.func.attr.value if type(value.func) is cst.Attribute else "")
+    if last in {"joinpath", "open"} and type(value.func) is cst.Attribute:
         return _names_scratch(value.func.value, scratch, aliases)  # `tmp.joinpath("a.xml")`
     if last in fx.PATH_JOINERS or last == "open":  # `open(tmp_path, "w")`: a handle on it
         first = next((a.value for a in value.args if a.keyword is None and not a.star), None)
@@ -693,11 +693,11 @@ def _created_here(fn: FunctionFacts, own: set[str]) -> frozenset[str]:
     or other handle) or returned by an add/create call (`chart = charts.Add(...)`)."""
     created = set()
     for name, value in fn.single_assignments.items():
-        while isinstance(value, cst.Await):
+        while type(value) is cst.Await:
             value = value.expression
-        if name not in own or not isinstance(value, cst.Call) or store_like(name) or fx.HTTP_RECEIVER.search(name):
+        if name not in own or type(value) is not cst.Call or store_like(name) or fx.HTTP_RECEIVER.search(name):
             continue
-        last = last_name(dotted(value.func) or "") if dotted(value.func) else (value.func.attr.value if isinstance(value.func, cst.Attribute) else "")
+        last = last_name(dotted(value.func) or "") if dotted(value.func) else (value.func.attr.value if type(value.func) is cst.Attribute else "")
         parts = identifier_words(last)
         if not parts or any(part in fx.HANDLE_WORDS for part in (*parts, *identifier_words(name))):
             continue
@@ -710,7 +710,7 @@ def _undoes_own_object(call: cst.Call, root: str, created: frozenset[str]) -> bo
     """`obj.delete()` on an object this call made, or `container.remove(obj)` of one."""
     if not call.args:
         return root in created
-    return len(call.args) == 1 and isinstance(call.args[0].value, cst.Name) and call.args[0].value.value in created
+    return len(call.args) == 1 and type(call.args[0].value) is cst.Name and call.args[0].value.value in created
 
 
 def _stream_parameters(fn: FunctionFacts) -> frozenset[str]:
@@ -721,7 +721,7 @@ def _stream_parameters(fn: FunctionFacts) -> frozenset[str]:
         if param.annotation is None:
             continue
         annotation = param.annotation.annotation
-        if isinstance(annotation, cst.Subscript):
+        if type(annotation) is cst.Subscript:
             annotation = annotation.value
         if last_name(dotted(annotation) or "") in fx.STREAM_TYPES:
             streams.add(param.name.value)
@@ -745,14 +745,14 @@ def _in_memory_documents(fn: FunctionFacts, own: set[str], aliases: AliasTable) 
         for name, value in fn.single_assignments.items():
             if name not in own or name in documents or name in parts:
                 continue
-            while isinstance(value, cst.Await):
+            while type(value) is cst.Await:
                 value = value.expression
             if _makes_document(value, aliases):
                 documents.add(name)  # `wb = load_workbook(p)`, `tree = etree.parse(p)`, `wb = Workbook()`
                 changed = True
                 continue
-            source = value.func if isinstance(value, cst.Call) else value
-            if isinstance(source, (cst.Subscript, cst.Attribute)) and (chain(source) or "").split(".")[0] in documents | parts:
+            source = value.func if type(value) is cst.Call else value
+            if type(source) in (cst.Subscript, cst.Attribute) and (chain(source) or "").split(".")[0] in documents | parts:
                 parts.add(name)
                 changed = True
     return frozenset(documents), frozenset(parts)
@@ -761,10 +761,10 @@ def _in_memory_documents(fn: FunctionFacts, own: set[str], aliases: AliasTable) 
 def _makes_document(value: cst.BaseExpression, aliases: AliasTable | None = None) -> bool:
     """Does the value load a document into memory or build a new one (`load_workbook(p)`,
     `Workbook()`, a third-party library's `open(p)`)?"""
-    while isinstance(value, cst.Await):
+    while type(value) is cst.Await:
         value = value.expression
-    made_by = last_name(dotted(value.func) or "") if isinstance(value, cst.Call) else ""
-    if made_by == "open" and aliases is not None and isinstance(value, cst.Call):
+    made_by = last_name(dotted(value.func) or "") if type(value) is cst.Call else ""
+    if made_by == "open" and aliases is not None and type(value) is cst.Call:
         return _library_open(value, aliases)
     return bool(made_by) and bool(fx.DOCUMENT_LOADERS.match(made_by) or fx.DOCUMENT_NEW.match(made_by))
 
@@ -773,13 +773,13 @@ def _library_open(call: cst.Call, aliases: AliasTable) -> bool:
     """`lib.open(path)` of an imported third-party module, with no write mode: it hands back the
     document or image it read (the standard library's `open`s hand back files and streams)."""
     func = call.func
-    if not isinstance(func, cst.Attribute) or not isinstance(func.value, cst.Name):
+    if type(func) is not cst.Attribute or type(func.value) is not cst.Name:
         return False
     module = aliases.aliases.get(func.value.value)
     if module is None or module.split(".")[0] in sys.stdlib_module_names:
         return False
     for argument in call.args:
-        text = literal_text(argument.value) if isinstance(argument.value, (cst.SimpleString, cst.ConcatenatedString)) else None
+        text = literal_text(argument.value) if type(argument.value) in (cst.SimpleString, cst.ConcatenatedString) else None
         keyword = argument.keyword.value if argument.keyword is not None else ""
         if text is not None and (keyword == "mode" or (not keyword and 0 < len(text) <= 3)) and any(c in text for c in "wax+"):
             return False  # `lib.open(p, "w")`: a handle to write through
@@ -791,22 +791,22 @@ def _verbs_set(body: cst.BaseSuite) -> list[tuple[str, str]]:
     `req.set_method("PATCH")` as a statement of its own."""
     out: list[tuple[str, str]] = []
     for node in walk_statements(body):
-        if not isinstance(node, cst.SimpleStatementLine):
+        if type(node) is not cst.SimpleStatementLine:
             continue
         for small in node.body:
             target = value = None
-            if isinstance(small, cst.Assign) and len(small.targets) == 1:
+            if type(small) is cst.Assign and len(small.targets) == 1:
                 target, value = small.targets[0].target, small.value
-                if not (isinstance(target, cst.Attribute) and target.attr.value in fx.VERB_SETTERS):
+                if not (type(target) is cst.Attribute and target.attr.value in fx.VERB_SETTERS):
                     continue
                 target = target.value
-            elif isinstance(small, cst.Expr) and isinstance(small.value, cst.Call):
+            elif type(small) is cst.Expr and type(small.value) is cst.Call:
                 call = small.value
-                if not (isinstance(call.func, cst.Attribute) and call.func.attr.value in fx.VERB_SETTERS and call.args):
+                if not (type(call.func) is cst.Attribute and call.func.attr.value in fx.VERB_SETTERS and call.args):
                     continue
                 target, value = call.func.value, call.args[0].value
             verb = literal_text(value) if value is not None else None
-            if isinstance(target, cst.Name) and verb and verb.lower() in fx.HTTP_WRITE_VERBS:
+            if type(target) is cst.Name and verb and verb.lower() in fx.HTTP_WRITE_VERBS:
                 out.append((target.value, verb))
     return out
 
@@ -815,15 +815,15 @@ def walk_statements(body: cst.BaseSuite, handlers: bool = True) -> list[cst.CSTN
     """Every statement of a body, nested blocks included, not nested functions or classes (nor
     `except` clauses' bodies when `handlers` is False)."""
     out: list[cst.CSTNode] = []
-    stack: list[cst.CSTNode] = list(body.body) if isinstance(body, cst.IndentedBlock) else []
+    stack: list[cst.CSTNode] = list(body.body) if type(body) is cst.IndentedBlock else []
     while stack:
         stmt = stack.pop()
         out.append(stmt)
-        if isinstance(stmt, (cst.SimpleStatementLine, cst.FunctionDef, cst.ClassDef)):
+        if type(stmt) in (cst.SimpleStatementLine, cst.FunctionDef, cst.ClassDef):
             continue
         for attribute in ("body", "orelse", "finalbody"):
             inner = getattr(stmt, attribute, None)
-            if isinstance(inner, cst.If):
+            if type(inner) is cst.If:
                 stack.append(inner)
             elif inner is not None:
                 block = getattr(inner, "body", None)
@@ -831,7 +831,7 @@ def walk_statements(body: cst.BaseSuite, handlers: bool = True) -> list[cst.CSTN
                 if isinstance(block, (list, tuple)):
                     stack.extend(block)
         for part in (*(getattr(stmt, "handlers", ()) if handlers else ()), *getattr(stmt, "cases", ())):
-            stack.extend(part.body.body if isinstance(part.body, cst.IndentedBlock) else ())
+            stack.extend(part.body.body if type(part.body) is cst.IndentedBlock else ())
     return out
 
 
@@ -875,18 +875,18 @@ def read_names(node: cst.CSTNode) -> list[str]:
     stack = [node]
     while stack:
         current = stack.pop()
-        if isinstance(current, (cst.Name, cst.Attribute)):
+        if type(current) in (cst.Name, cst.Attribute):
             chain = dotted(current)
             if chain is not None:
                 if chain not in _CONSTANTS:
                     out.append(chain)
                 continue
-            if isinstance(current, cst.Attribute):
+            if type(current) is cst.Attribute:
                 stack.append(current.value)  # f(x).y: read f(x)
                 continue
-        if isinstance(current, (cst.Lambda, cst.FunctionDef, cst.ClassDef)):
+        if type(current) in (cst.Lambda, cst.FunctionDef, cst.ClassDef):
             continue
-        if isinstance(current, cst.Arg):
+        if type(current) is cst.Arg:
             stack.append(current.value)  # not the keyword's name
             continue
         stack.extend(children(current))
@@ -901,11 +901,11 @@ def module_level_names(module: cst.Module) -> set[str]:
 def _module_assignments(module: cst.Module) -> Iterator[tuple[str, cst.BaseExpression | None]]:
     """(name, value) of each plain name a module-level assignment binds."""
     for stmt in module.body:
-        if isinstance(stmt, cst.SimpleStatementLine):
+        if type(stmt) is cst.SimpleStatementLine:
             for small in stmt.body:
-                if isinstance(small, cst.Assign):
+                if type(small) is cst.Assign:
                     for target in small.targets:
-                        if isinstance(target.target, cst.Name):
+                        if type(target.target) is cst.Name:
                             yield target.target.value, small.value
-                elif isinstance(small, cst.AnnAssign) and isinstance(small.target, cst.Name):
+                elif type(small) is cst.AnnAssign and type(small.target) is cst.Name:
                     yield small.target.value, small.value

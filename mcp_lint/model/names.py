@@ -54,7 +54,7 @@ def _literal_value(text: str) -> str | bytes:
 
 def root_of(expr: cst.BaseExpression | None) -> cst.BaseExpression | None:
     """`expr` under any subscripts and attributes: `args["when"].text` -> `args`."""
-    while isinstance(expr, (cst.Subscript, cst.Attribute)):
+    while type(expr) in (cst.Subscript, cst.Attribute):
         expr = expr.value
     return expr
 
@@ -112,7 +112,7 @@ class AliasTable:
             written = module_dotted(alias.name)
             name = self._framework(written)
             self.imported_modules.add(name)
-            if alias.asname is not None and isinstance(alias.asname.name, cst.Name):
+            if alias.asname is not None and type(alias.asname.name) is cst.Name:
                 if fallback and alias.asname.name.value in self.aliases and _frameworks(self.aliases[alias.asname.name.value], name):
                     self.fallbacks.setdefault(alias.asname.name.value, name)
                     continue
@@ -132,12 +132,12 @@ class AliasTable:
         level = len(node.relative)
         base = self._framework(resolve_relative(self.module, self.is_package, level, module_dotted(node.module)))
         self.imported_modules.add(base)
-        if isinstance(node.names, cst.ImportStar):
+        if type(node.names) is cst.ImportStar:
             return
         for alias in node.names:
             name = module_dotted(alias.name)
             local = name
-            if alias.asname is not None and isinstance(alias.asname.name, cst.Name):
+            if alias.asname is not None and type(alias.asname.name) is cst.Name:
                 local = alias.asname.name.value
             if not level and local in self.relative_names and _same_module_by_its_last_names(self.aliases[local].rpartition(".")[0], base):
                 # `try: from .database import Manager` / `except ImportError: from database import
@@ -225,7 +225,7 @@ def catches_import_error(handler: cst.ExceptHandler) -> bool:
     then the fallback of the ones its `try` makes."""
     if handler.type is None:
         return True
-    types = [element.value for element in handler.type.elements] if isinstance(handler.type, cst.Tuple) else [handler.type]
+    types = [element.value for element in handler.type.elements] if type(handler.type) is cst.Tuple else [handler.type]
     return any(dotted(t) in {"ImportError", "ModuleNotFoundError", "Exception", "BaseException"} for t in types)
 
 

@@ -34,36 +34,36 @@ def returns_no_text(facts: FunctionFacts) -> bool:
 
 
 def _annotation_is_non_text(expr: cst.BaseExpression) -> bool:
-    if isinstance(expr, cst.SimpleString):  # `-> "int | None"`: a forward reference
+    if type(expr) is cst.SimpleString:  # `-> "int | None"`: a forward reference
         text = expr.evaluated_value
         parts = [part.strip() for part in text.split("|")] if isinstance(text, str) else []
         return bool(parts) and all(part in _NON_TEXT_TYPES for part in parts)
-    if isinstance(expr, cst.BinaryOperation) and isinstance(expr.operator, cst.BitOr):  # `int | None`
+    if type(expr) is cst.BinaryOperation and type(expr.operator) is cst.BitOr:  # `int | None`
         return _annotation_is_non_text(expr.left) and _annotation_is_non_text(expr.right)
-    if isinstance(expr, cst.Subscript):  # `Optional[int]`, `Union[int, None]`
+    if type(expr) is cst.Subscript:  # `Optional[int]`, `Union[int, None]`
         if (dotted(expr.value) or "").rpartition(".")[2] not in {"Optional", "Union"}:
             return False
-        inner = [element.slice.value for element in expr.slice if isinstance(element.slice, cst.Index)]
+        inner = [element.slice.value for element in expr.slice if type(element.slice) is cst.Index]
         return bool(inner) and all(_annotation_is_non_text(value) for value in inner)
     name = dotted(expr) or ""
     return name.rpartition(".")[2] in _NON_TEXT_TYPES
 
 
 def _value_is_non_text(expr: cst.BaseExpression) -> bool:
-    if isinstance(expr, (cst.Integer, cst.Float, cst.Imaginary, cst.Comparison)):
+    if type(expr) in (cst.Integer, cst.Float, cst.Imaginary, cst.Comparison):
         return True
-    if isinstance(expr, cst.Name):
+    if type(expr) is cst.Name:
         return expr.value in {"None", "True", "False"}
-    if isinstance(expr, cst.UnaryOperation):
-        return isinstance(expr.operator, cst.Not) or _value_is_non_text(expr.expression)
-    if isinstance(expr, cst.IfExp):
+    if type(expr) is cst.UnaryOperation:
+        return type(expr.operator) is cst.Not or _value_is_non_text(expr.expression)
+    if type(expr) is cst.IfExp:
         return _value_is_non_text(expr.body) and _value_is_non_text(expr.orelse)
-    if isinstance(expr, cst.Attribute):  # `err.response.status_code`
+    if type(expr) is cst.Attribute:  # `err.response.status_code`
         return expr.attr.value in _NUMBER_ATTRS
-    if isinstance(expr, cst.Call):
+    if type(expr) is cst.Call:
         called = dotted(expr.func) or ""
         if called == "getattr" and len(expr.args) >= 2:  # `getattr(err, "status_code", None)`
             name = expr.args[1].value
-            return isinstance(name, cst.SimpleString) and name.evaluated_value in _NUMBER_ATTRS
+            return type(name) is cst.SimpleString and name.evaluated_value in _NUMBER_ATTRS
         return called in _NON_TEXT_CALLS
     return False

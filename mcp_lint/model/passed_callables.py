@@ -50,20 +50,20 @@ class PassedCallables(FunctionReferences):
         `for _, fn in inspect.getmembers(mod)`: the loop variable's ref."""
         iterable = unwrap_await(iterable)
         method = None
-        if isinstance(iterable, cst.Call):
+        if type(iterable) is cst.Call:
             if self.aliases.resolve(iterable.func) in _MEMBER_LISTINGS:
                 source = self._module_source(iterable.args[0].value) if iterable.args else None
                 return _second(target, MEMBERS_REF + source) if source else {}
-            if isinstance(iterable.func, cst.Attribute) and iterable.func.attr.value in {"values", "items"} and not iterable.args:
+            if type(iterable.func) is cst.Attribute and iterable.func.attr.value in {"values", "items"} and not iterable.args:
                 method, iterable = iterable.func.attr.value, iterable.func.value
-        if not isinstance(iterable, cst.Name):
+        if type(iterable) is not cst.Name:
             return {}
         ref = self._parameter_ref(iterable.value) or self._loop_source(iterable.value)
         if ref is None:
             return {}
         if method == "items":
             return _second(target, ref)
-        return {target.value: ref} if isinstance(target, cst.Name) else {}
+        return {target.value: ref} if type(target) is cst.Name else {}
 
     def _loop_source(self, name: str) -> str | None:
         for sources in reversed(self.loop_sources):
@@ -94,7 +94,7 @@ class PassedCallables(FunctionReferences):
 
     def _module_source(self, expr: cst.BaseExpression) -> str | None:
         """The module an expression names (imported), or the parameter that receives one."""
-        if isinstance(expr, cst.Name):
+        if type(expr) is cst.Name:
             found = self._parameter_ref(expr.value)
             if found is not None:
                 return found
@@ -122,7 +122,7 @@ class PassedCallables(FunctionReferences):
 
     def _alias_refs(self, name: str, value: cst.BaseExpression) -> list[str]:
         value = unwrap_await(value)
-        if isinstance(value, cst.Call):
+        if type(value) is cst.Call:
             reflected = self._reflected(value)
             if reflected is not None:
                 return reflected  # `fn = getattr(mod, name)`, registered later
@@ -132,25 +132,25 @@ class PassedCallables(FunctionReferences):
         """What a registered expression stands for when only its callers or a reflection say:
         None when it is not such an expression (the direct forms decide)."""
         expr = unwrap_await(expr)
-        if isinstance(expr, cst.Name):
+        if type(expr) is cst.Name:
             found = self._loop_source(expr.value) or self._parameter_ref(expr.value)
             return [found] if found is not None else None
-        if not isinstance(expr, cst.Call):
+        if type(expr) is not cst.Call:
             return None
         reflected = self._reflected(expr)
         if reflected is not None:
             return reflected
         inner = first_positional(expr)
-        if inner is None or not isinstance(inner, (cst.Name, cst.Call)):
+        if inner is None or type(inner) not in (cst.Name, cst.Call):
             return None
         # A wrapper around a function (`adapt(fn)`, `with_retry(search)`): the function runs,
         # inside what the wrapper defines when it is the project's (ModuleModel.adapters).
         found = self._flowing_refs(inner)
-        if found is None and isinstance(inner, cst.Name):
+        if found is None and type(inner) is cst.Name:
             named = self._function_refs(inner)
             imported = inner.value in self.aliases.aliases and inner.value[:1].islower()  # not a class or constant
             found = [ref for ref in named if ref in self.model.functions or imported] or None
-        if found is not None and isinstance(expr.func, (cst.Name, cst.Attribute)):
+        if found is not None and type(expr.func) in (cst.Name, cst.Attribute):
             adapters = tuple(ref for ref in self._function_refs(expr.func) if not ref.startswith(TABLE_REF))
             for ref in found if adapters else ():
                 self.model.adapters[ref] = tuple(dict.fromkeys((*self.model.adapters.get(ref, ()), *adapters)))
@@ -159,15 +159,15 @@ class PassedCallables(FunctionReferences):
     # -- module tables filled with a parameter ---------------------------------------------
     def _track_table(self, target: cst.BaseExpression, value: cst.BaseExpression) -> None:
         super()._track_table(target, value)
-        if isinstance(target, cst.Subscript) and isinstance(target.value, cst.Name) and len(target.slice) == 1:
+        if type(target) is cst.Subscript and type(target.value) is cst.Name and len(target.slice) == 1:
             index = target.slice[0].slice
-            key = string_value(index.value) if isinstance(index, cst.Index) else None
+            key = string_value(index.value) if type(index) is cst.Index else None
             self._store_parameter(target.value.value, key, value)
 
     def _table_update(self, call: cst.Call) -> None:
         super()._table_update(call)
         func = call.func
-        if isinstance(func, cst.Attribute) and func.attr.value in {"append", "add"} and isinstance(func.value, cst.Name):
+        if type(func) is cst.Attribute and func.attr.value in {"append", "add"} and type(func.value) is cst.Name:
             argument = first_positional(call)
             if argument is not None:
                 self._store_parameter(func.value.value, None, argument)
@@ -185,7 +185,7 @@ class PassedCallables(FunctionReferences):
 
     def _parameter_part(self, part: cst.BaseExpression) -> tuple[str, ...]:
         """What a stored parameter stands for: what the function decorates, what callers pass."""
-        if not isinstance(part, cst.Name):
+        if type(part) is not cst.Name:
             return ()
         passed = self._parameter_ref(part.value)
         if passed is None:
@@ -214,15 +214,15 @@ class PassedCallables(FunctionReferences):
 
     def _argument_names(self, value: cst.BaseExpression) -> tuple[str, ...]:
         """What an argument names that a registering callee could take for its tools."""
-        if isinstance(value, (cst.List, cst.Tuple, cst.Set)):
+        if type(value) in (cst.List, cst.Tuple, cst.Set):
             # `[a, b]`, `(*TOOLS, extra)`: each element, a spread table as the table.
             return tuple(name for el in value.elements for name in self._argument_names(el.value))
-        if isinstance(value, cst.Attribute):
+        if type(value) is cst.Attribute:
             name = dotted(value)
             root = name.partition(".")[0] if name is not None else ""
             resolved = self.aliases.resolve_dotted(name) if root in self.aliases.aliases else None
             return (resolved,) if resolved else ()
-        if not isinstance(value, cst.Name):
+        if type(value) is not cst.Name:
             return ()
         name = value.value
         passed = self._loop_source(name)  # (a parameter passed on as it is: not followed)
@@ -247,13 +247,13 @@ class PassedCallables(FunctionReferences):
 
 
 def _unpacked_parts(value: cst.BaseExpression) -> tuple[cst.BaseExpression, ...]:
-    if isinstance(value, (cst.Tuple, cst.List)):
-        return tuple(el.value for el in value.elements if isinstance(el, cst.Element))
+    if type(value) in (cst.Tuple, cst.List):
+        return tuple(el.value for el in value.elements if type(el) is cst.Element)
     return (value,)
 
 
 def _second(target: cst.BaseExpression, ref: str) -> dict[str, str]:
     """The second name of a `(key, value)` loop target, bound to `ref`."""
-    if isinstance(target, (cst.Tuple, cst.List)) and len(target.elements) == 2 and isinstance(target.elements[1].value, cst.Name):
+    if type(target) in (cst.Tuple, cst.List) and len(target.elements) == 2 and type(target.elements[1].value) is cst.Name:
         return {target.elements[1].value.value: ref}
     return {}

@@ -21,7 +21,7 @@ from mcp_lint.model.names import AliasTable, dotted, last_name
 
 def raises_tool_error(exc: cst.BaseExpression | None, aliases: AliasTable) -> bool:
     """`ToolError(...)` (any framework's, or a class of that name): its text reaches the model as written."""
-    if not isinstance(exc, cst.Call):
+    if type(exc) is not cst.Call:
         return False
     return aliases.resolve(exc.func) in TOOL_ERROR_CLASSES or last_name(dotted(exc.func) or "") == "ToolError"
 
@@ -29,10 +29,10 @@ def raises_tool_error(exc: cst.BaseExpression | None, aliases: AliasTable) -> bo
 def protocol_error_message(exc: cst.BaseExpression | None, aliases: AliasTable) -> cst.BaseExpression | None:
     """The message a protocol error is raised with (`McpError(ErrorData(code=..., message=m))`,
     `McpError(m)`): the client receives it as written. None for any other raise."""
-    if not isinstance(exc, cst.Call) or aliases.resolve(exc.func) not in PROTOCOL_ERROR_CLASSES or not exc.args:
+    if type(exc) is not cst.Call or aliases.resolve(exc.func) not in PROTOCOL_ERROR_CLASSES or not exc.args:
         return None
     first = exc.args[0].value
-    if isinstance(first, cst.Call):  # the error data: its `message`, the second positional argument
+    if type(first) is cst.Call:  # the error data: its `message`, the second positional argument
         keyword = next((a.value for a in first.args if a.keyword is not None and a.keyword.value == "message"), None)
         positional = [a.value for a in first.args if a.keyword is None and not a.star]
         return keyword if keyword is not None else positional[1] if len(positional) > 1 else None
@@ -58,7 +58,7 @@ def clauses_passing_text_on(fn: FunctionFacts, aliases: AliasTable, protocol_err
             message = protocol_error_message(value, aliases) if protocol_errors else None
             if message is not None:
                 value, route = message, "protocol"
-            elif not isinstance(value, cst.Call) or not raises_tool_error(value, aliases) or not value.args:
+            elif type(value) is not cst.Call or not raises_tool_error(value, aliases) or not value.args:
                 continue
             else:
                 value = value.args[0].value

@@ -219,7 +219,7 @@ class _Layout:
     ) -> bool:
         """The statements of a block, one indent deeper than `indents`. A body written on the
         header line (`if x: return 1`) belongs to the statement whose header it is on."""
-        if not isinstance(suite, cst.IndentedBlock):
+        if type(suite) is not cst.IndentedBlock:
             if enclosing is not None:
                 self._claim(suite, enclosing)
             return True
@@ -231,7 +231,7 @@ class _Layout:
             if cursor >= len(body):
                 return False
             first = body[cursor]
-            if isinstance(statement, cst.SimpleStatementLine):
+            if type(statement) is cst.SimpleStatementLine:
                 if not statement.body:
                     return False
                 # ast lists the small statements of `a; b` separately; the line is one unit.
@@ -265,7 +265,7 @@ class _Layout:
         self._header(statement, unit)
         if not self._decorators(statement, node, indents):
             return False
-        if isinstance(statement, cst.Match):
+        if type(statement) is cst.Match:
             return self._cases(statement, node, indents, unit)
         return (
             self._suite(statement.body, node.body, indents, unit)  # type: ignore[attr-defined]
@@ -292,7 +292,7 @@ class _Layout:
         ast_orelse: Sequence[ast.stmt] = getattr(node, "orelse", [])
         if orelse is None:
             return not ast_orelse
-        if isinstance(orelse, cst.If):  # `elif`: a nested If in ast's orelse
+        if type(orelse) is cst.If:  # `elif`: a nested If in ast's orelse
             return len(ast_orelse) == 1 and self._compound(orelse, ast_orelse[0], indents, is_elif=True)
         self.owner[id(orelse)] = unit  # `else:` carries no code of its own
         return self._suite(orelse.body, ast_orelse, indents, unit)
@@ -392,7 +392,7 @@ class ScopedPositions:
         if span is not None:
             return span
         if near is not None and id(near) in self._functions:
-            if isinstance(near, cst.FunctionDef) and node is near.name:
+            if type(near) is cst.FunctionDef and node is near.name:
                 span = self._def_name(near)
                 if span is not None:
                     return span
@@ -440,7 +440,7 @@ class ScopedPositions:
         if key not in self._layouts:
             layout = None
             target = self._ast_function(function)
-            if target is not None and isinstance(function, cst.FunctionDef):
+            if target is not None and type(function) is cst.FunctionDef:
                 layout = _Layout(self.module.default_indent)
                 if not layout.function(function, target, self._functions[key][1]):
                     layout = None
@@ -501,7 +501,7 @@ class ScopedPositions:
         indents = self._functions[key][1]
         target = self._ast_function(node)
         result = None
-        if target is not None and isinstance(node, cst.FunctionDef):
+        if target is not None and type(node) is cst.FunctionDef:
             first = min([target.lineno, *(d.lineno for d in target.decorator_list)])
             positions = self._generate(node, first - len(node.leading_lines), list(indents))
             where = positions.get(node) if positions is not None else None
@@ -517,7 +517,7 @@ class ScopedPositions:
         if defs is None or order >= len(defs):
             return None
         target = defs[order]
-        if not isinstance(node, cst.FunctionDef) or target.name != node.name.value:
+        if type(node) is not cst.FunctionDef or target.name != node.name.value:
             return None
         return target
 
@@ -595,7 +595,7 @@ class ScopedPositions:
             if cursor >= len(nodes):
                 return None
             first = nodes[cursor]
-            cursor += len(statement.body) if isinstance(statement, cst.SimpleStatementLine) else 1
+            cursor += len(statement.body) if type(statement) is cst.SimpleStatementLine else 1
             line = first.lineno
             decorators = getattr(first, "decorator_list", None)
             if decorators:

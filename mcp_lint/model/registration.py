@@ -104,7 +104,7 @@ class Registrations(PassedCallables, ServerInference):
                 self.model.lowlevel_major_hint = 1
 
     def _registration_from_decorator(self, deco: cst.BaseExpression, qual: str, fname: str) -> None:
-        call = deco if isinstance(deco, cst.Call) else None
+        call = deco if type(deco) is cst.Call else None
         func = call.func if call is not None else deco
         tool_name = name_argument(call) if call is not None else None
         resolved = self.aliases.resolve(func)
@@ -112,7 +112,7 @@ class Registrations(PassedCallables, ServerInference):
             self._add(qual, tool_name or fname, Family.FASTMCP)
         elif resolved in STANDALONE_NON_TOOL_DECORATORS:
             self.model.non_tool.add(qual)
-        elif isinstance(func, cst.Attribute):
+        elif type(func) is cst.Attribute:
             self._register_by_attr(func.attr.value, self._receiver(func.value), [qual], tool_name)
 
     def visit_Call(self, node: cst.Call) -> None:
@@ -158,13 +158,13 @@ class Registrations(PassedCallables, ServerInference):
             # its arguments say (`mask_error_details=True`, `tools=[...]`) is read here.
             self._constructor_arguments(node, None)
             return
-        if isinstance(func, cst.Call) and isinstance(func.func, cst.Attribute):
+        if type(func) is cst.Call and type(func.func) is cst.Attribute:
             # `mcp.tool(name="x")(fn)`, `server.call_tool()(handler)`
             first = first_positional(node)
             if first is not None:
                 receiver = self._receiver(func.func.value)
                 self._register_by_attr(func.func.attr.value, receiver, self._registered_refs(first), name_argument(func))
-        elif isinstance(func, cst.Attribute):
+        elif type(func) is cst.Attribute:
             self._method_registration(node, func.attr.value, self._receiver(func.value))
 
     def _server_arguments(self, node: cst.Call) -> None:
@@ -193,7 +193,7 @@ class Registrations(PassedCallables, ServerInference):
     def _called_functions(self, func: cst.BaseExpression) -> list[str]:
         """The callee names of a call; for `module.register(mcp)` inside `for module in MODULES:`
         (a plugin list of imported modules or objects), the `register` of each element."""
-        if isinstance(func, cst.Attribute) and isinstance(func.value, cst.Name):
+        if type(func) is cst.Attribute and type(func.value) is cst.Name:
             for bindings in reversed(self.loop_stack):
                 if func.value.value in bindings:
                     elements = bindings[func.value.value]
@@ -205,7 +205,7 @@ class Registrations(PassedCallables, ServerInference):
     def _called_function(self, func: cst.BaseExpression) -> str:
         """The callee name of `register(...)`, `module.register(...)` or `Tools().register(...)`."""
         resolve = self._callee_resolver()
-        if isinstance(func, cst.Attribute) and isinstance(func.value, cst.Call) and dotted(func.value.func):
+        if type(func) is cst.Attribute and type(func.value) is cst.Call and dotted(func.value.func):
             made_by = resolve(func.value.func)
             return f"{made_by}.{func.attr.value}" if made_by else ""
         return resolve(func) or ""
@@ -233,11 +233,11 @@ class Registrations(PassedCallables, ServerInference):
     def _registered_functions(self, expr: cst.BaseExpression) -> list[str]:
         """The functions an `add_tool(...)` argument registers."""
         expr = unwrap_await(expr)
-        if isinstance(expr, cst.Call):
+        if type(expr) is cst.Call:
             resolved = self.aliases.resolve(expr.func)
             if resolved in TOOL_FACTORIES or resolved in NON_TOOL_FACTORIES or f"{resolved}.from_function" in TOOL_FACTORIES:
                 return []  # counted when the factory call itself is visited
-            if isinstance(expr.func, cst.Attribute) and expr.func.attr.value == "from_function":
+            if type(expr.func) is cst.Attribute and expr.func.attr.value == "from_function":
                 # A Tool class we cannot place (a project alias): what it is added to decides.
                 target = argument(expr, 0, "fn")
                 return self._registered_refs(target) if target is not None else []
@@ -251,19 +251,19 @@ class Registrations(PassedCallables, ServerInference):
         return [*refs, OBJECT_REF + maker] if maker else refs
 
     def _made_by(self, expr: cst.BaseExpression) -> str | None:
-        if isinstance(expr, cst.Call) and dotted(expr.func):
+        if type(expr) is cst.Call and dotted(expr.func):
             return self._callee_resolver()(expr.func)
         frame = self.frames[-1] if self.frames else None
-        if isinstance(expr, cst.Name) and frame is not None and frame.kind == "function":
+        if type(expr) is cst.Name and frame is not None and frame.kind == "function":
             return self.made_locals.get((frame.qual, expr.value))
         return None
 
     def _track_function_alias(self, target: cst.BaseExpression, value: cst.BaseExpression) -> None:
         super()._track_function_alias(target, value)
         frame = self.frames[-1] if self.frames else None
-        if isinstance(target, cst.Name) and frame is not None and frame.kind == "function":
+        if type(target) is cst.Name and frame is not None and frame.kind == "function":
             made = unwrap_await(value)
-            callee = self._callee_resolver()(made.func) if isinstance(made, cst.Call) and dotted(made.func) else None
+            callee = self._callee_resolver()(made.func) if type(made) is cst.Call and dotted(made.func) else None
             if callee:
                 self.made_locals[(frame.qual, target.value)] = callee
             else:
@@ -276,12 +276,12 @@ class Registrations(PassedCallables, ServerInference):
         reflection name is PassedCallables' (`_flowing_refs`)."""
         frame = self.frames[-1] if self.frames else None
         flowing = self._flowing_refs(expr)
-        if isinstance(expr, cst.Name) and frame is not None and frame.kind == "function" and expr.value not in frame.globals:
+        if type(expr) is cst.Name and frame is not None and frame.kind == "function" and expr.value not in frame.globals:
             facts = self.model.functions.get(frame.qual)
             first = first_param(facts.params) if facts is not None else None
             if first == expr.value and expr.value not in frame.function_aliases:
                 return [f"{DECORATED_REF}{frame.qual}#{expr.value}", *(flowing or ())]
-        if isinstance(expr, cst.Call) and flowing and frame is not None and frame.kind == "function":
+        if type(expr) is cst.Call and flowing and frame is not None and frame.kind == "function":
             # `def decorator(fn): mcp.tool(guarded(fn))`: what it decorates, run inside the wrapper.
             facts = self.model.functions.get(frame.qual)
             first = first_param(facts.params) if facts is not None else None
@@ -315,7 +315,7 @@ class Registrations(PassedCallables, ServerInference):
         argument (`FastMCP(name, **settings)`), leaves it to the code rather than the environment
         on the releases where the argument beats the variable (project_links.Project.masks)."""
         for value in keyword_values(call, "mask_error_details"):
-            if isinstance(value, cst.Name) and value.value == "True":
+            if type(value) is cst.Name and value.value == "True":
                 self.model.masks_errors = True
             else:
                 self.model.mask_argument = True
@@ -333,7 +333,7 @@ class Registrations(PassedCallables, ServerInference):
                 self._error_middleware(self._iterable_elements(arg.value), self.assigned_keys.get(id(call), ""), "middleware=")
             if keyword == "tools":
                 for element in self._iterable_elements(arg.value):
-                    if isinstance(element, cst.Call):
+                    if type(element) is cst.Call:
                         continue  # `Tool.from_function(fn)` is found by visit_Call
                     for function in self._function_refs(element):
                         self._add(function, last_name(function), family)
@@ -355,7 +355,7 @@ class Registrations(PassedCallables, ServerInference):
         define, nor a project base of it, is found nowhere by the linker and adds nothing)."""
         for element in elements:
             element = unwrap_await(element)
-            if not isinstance(element, cst.Call):
+            if type(element) is not cst.Call:
                 continue
             resolved = self.aliases.resolve(element.func) or ""
             if resolved in ERROR_MIDDLEWARE_CLASSES:
@@ -370,12 +370,12 @@ class Registrations(PassedCallables, ServerInference):
 
     def _raw_request_handler(self, target: cst.BaseExpression, value: cst.BaseExpression) -> None:
         """mcp 1.x `server.request_handlers[types.CallToolRequest] = handler` (no decorator)."""
-        if not isinstance(target, cst.Subscript) or not isinstance(target.value, cst.Attribute):
+        if type(target) is not cst.Subscript or type(target.value) is not cst.Attribute:
             return
         if target.value.attr.value != "request_handlers" or len(target.slice) != 1:
             return
         index = target.slice[0].slice
-        if not isinstance(index, cst.Index):
+        if type(index) is not cst.Index:
             return
         request = last_name(self.aliases.resolve(index.value) or dotted(index.value))
         functions = self._function_refs(value)

@@ -154,17 +154,17 @@ def _assembled(pieces: list[cst.Module], last_text: str) -> cst.Module | None:
 def _has_block(statement: cst.CSTNode) -> bool:
     """Whether a top-level statement has an indented block (where libcst detects the module's
     indentation): one-line suites (`if x: pass`) cannot hold one."""
-    if isinstance(statement, cst.SimpleStatementLine):
+    if type(statement) is cst.SimpleStatementLine:
         return False
-    if isinstance(statement, cst.Match):
+    if type(statement) is cst.Match:
         return True
     suites = [getattr(statement, "body", None)]
     orelse = getattr(statement, "orelse", None)
     while orelse is not None:
         suites.append(orelse.body)
-        orelse = getattr(orelse, "orelse", None) if isinstance(orelse, cst.If) else None
+        orelse = getattr(orelse, "orelse", None) if type(orelse) is cst.If else None
     suites.extend(handler.body for handler in getattr(statement, "handlers", ()))
     finalbody = getattr(statement, "finalbody", None)
     if finalbody is not None:
         suites.append(finalbody.body)
-    return any(isinstance(suite, cst.IndentedBlock) for suite in suites)
+    return any(type(suite) is cst.IndentedBlock for suite in suites)

@@ -56,7 +56,7 @@ def _receivers(facts: FunctionFacts, flow: ValueFlow) -> None:
     by_node: dict[int, CallFact] | None = None
     for method in facts.calls:
         func = method.node.func
-        if not method.flows or not isinstance(func, cst.Attribute):
+        if not method.flows or type(func) is not cst.Attribute:
             continue
         if by_node is None:
             by_node = {id(call.node): call for call in facts.calls}
@@ -83,9 +83,9 @@ def _returned(facts: FunctionFacts, flow: ValueFlow) -> tuple[Modes, dict[int, s
                 # Only an element that is a call's value as it is, or a local holding one, is
                 # followed (what a caller may take whole); other elements are built here.
                 element = unwrap_await(element)
-                if isinstance(element, cst.Call):
+                if type(element) is cst.Call:
                     found: Modes = {id(element): WHOLE}
-                elif isinstance(element, cst.Name):
+                elif type(element) is cst.Name:
                     found = flow.origins(element, ret.checked, ret.node)[0]
                 else:
                     continue
@@ -102,7 +102,7 @@ def _wrapped(facts: FunctionFacts, flow: ValueFlow) -> None:
     by_node: dict[int, CallFact] | None = None
     for ret in facts.returns:
         value = unwrap_await(ret.node.value) if ret.node.value is not None else None
-        if not isinstance(value, cst.Call) or not flow.is_project_call(value):
+        if type(value) is not cst.Call or not flow.is_project_call(value):
             continue
         first = next((a.value for a in value.args if a.keyword is None and not a.star), None)
         if first is None:
@@ -127,7 +127,7 @@ def _raised(facts: FunctionFacts, flow: ValueFlow, aliases: AliasTable) -> tuple
     other: dict[int, str] = {}
     for fact in facts.raises:
         exc = facts.value_of(fact.node.exc) if fact.node.exc is not None else None
-        if not isinstance(exc, cst.Call):
+        if type(exc) is not cst.Call:
             continue
         if _is_tool_error(exc, aliases):
             for call, mode in flow.origins(fact.node.exc, at=fact.node)[0].items():
@@ -151,7 +151,7 @@ def _returned_exceptions(facts: FunctionFacts, flow: ValueFlow) -> dict[int, str
     out: dict[int, str] = {}
     for ret in facts.returns:
         value = unwrap_await(ret.node.value) if ret.node.value is not None else None
-        if not isinstance(value, cst.Call):
+        if type(value) is not cst.Call:
             continue
         name = last_name(dotted(value.func) or "")
         if not name[:1].isupper() or name in _PROTOCOL_ERRORS:
@@ -173,10 +173,10 @@ def _excluded(call: CallFact, local: set[str], reads: dict[int, frozenset[str]])
     slots: dict[str, int | str] = {
         a.value.value: index
         for index, a in enumerate(a for a in call.node.args if a.keyword is None and not a.star)
-        if isinstance(a.value, cst.Name)
+        if type(a.value) is cst.Name
     }
     for a in call.node.args:  # `analyze(queries=queries)`: the slot named by the keyword
-        if a.keyword is not None and isinstance(a.value, cst.Name):
+        if a.keyword is not None and type(a.value) is cst.Name:
             slots.setdefault(a.value.value, keyword_slot(a.keyword.value))
     if not slots:
         return frozenset()
@@ -237,7 +237,7 @@ def _statement_order(node: cst.FunctionDef) -> dict[int, tuple[int, frozenset[in
             continue
         if is_leaf(type(current)):
             continue
-        if isinstance(current, (cst.For, cst.While)):
+        if type(current) in (cst.For, cst.While):
             loops = loops | {id(current)}
         stack.extend((child, loops) for child in reversed(children(current)) if type(child) not in SCOPES)
     return order

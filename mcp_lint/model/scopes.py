@@ -144,12 +144,12 @@ def class_attributes(node: cst.ClassDef) -> frozenset[str] | None:
     may take others (`__getattr__`, `setattr(...)`, `self.__dict__`), so nothing is concluded."""
     names: set[str] = set()
     for statement in node.body.body:
-        if isinstance(statement, (cst.FunctionDef, cst.ClassDef)):
+        if type(statement) in (cst.FunctionDef, cst.ClassDef):
             names.add(statement.name.value)
-        elif isinstance(statement, cst.SimpleStatementLine):
+        elif type(statement) is cst.SimpleStatementLine:
             for small in statement.body:
-                targets = [t.target for t in small.targets] if isinstance(small, cst.Assign) else [getattr(small, "target", None)]
-                names.update(t.value for t in targets if isinstance(t, cst.Name))
+                targets = [t.target for t in small.targets] if type(small) is cst.Assign else [getattr(small, "target", None)]
+                names.update(t.value for t in targets if type(t) is cst.Name)
     if names & _OPEN_METHODS:
         return None
     # One walk with exact-type checks (libcst.matchers would cost a one-file run its import,

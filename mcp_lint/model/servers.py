@@ -145,18 +145,18 @@ class ServerInference(ScopeWalker):
 
     def _receiver_of_annotation(self, annotation: cst.BaseExpression) -> Receiver:
         """What a parameter or variable annotated with `annotation` is."""
-        if isinstance(annotation, cst.SimpleString):
+        if type(annotation) is cst.SimpleString:
             text = annotation.evaluated_value
             try:
                 parsed = cst.parse_expression(text) if isinstance(text, str) else None
             except cst.ParserSyntaxError:
                 parsed = None
             return self._receiver_of_annotation(parsed) if parsed is not None else UNKNOWN
-        if isinstance(annotation, cst.BinaryOperation) and isinstance(annotation.operator, cst.BitOr):
+        if type(annotation) is cst.BinaryOperation and type(annotation.operator) is cst.BitOr:
             return self._first_server(annotation.left, annotation.right)  # `FastMCP | None`
-        if isinstance(annotation, cst.Subscript):
+        if type(annotation) is cst.Subscript:
             wrapper = last_name(self.aliases.resolve(annotation.value) or dotted(annotation.value))
-            items = [el.slice.value for el in annotation.slice if isinstance(el.slice, cst.Index)]
+            items = [el.slice.value for el in annotation.slice if type(el.slice) is cst.Index]
             if wrapper in UNION_WRAPPERS:
                 return self._first_server(*items)
             if wrapper in _FIRST_ARG_WRAPPERS and items:
@@ -183,12 +183,12 @@ class ServerInference(ScopeWalker):
     def _binding_key(self, target: cst.BaseExpression) -> str:
         """The key `_bind` files a server under (`pkg.mod.mcp`, `pkg.mod.Cls.mcp`); "" for a local."""
         frame = self.frames[-1] if self.frames else None
-        if isinstance(target, cst.Name) and frame is not None and frame.kind == "function" and target.value not in frame.globals:
+        if type(target) is cst.Name and frame is not None and frame.kind == "function" and target.value not in frame.globals:
             return ""
         name = dotted(target)
         if name is None:
             return ""
-        if frame is not None and frame.kind == "class" and isinstance(target, cst.Name):
+        if frame is not None and frame.kind == "class" and type(target) is cst.Name:
             return f"{frame.qual}.{name}"
         return self._key(name)
 
@@ -197,13 +197,13 @@ class ServerInference(ScopeWalker):
             return
         frame = self.frames[-1] if self.frames else None
         in_function = frame is not None and frame.kind == "function"
-        if isinstance(target, cst.Name) and in_function and target.value not in frame.globals:
+        if type(target) is cst.Name and in_function and target.value not in frame.globals:
             frame.bindings[target.value] = receiver
             return
         name = dotted(target)
         if name is None:
             return
-        if frame is not None and frame.kind == "class" and isinstance(target, cst.Name):
+        if frame is not None and frame.kind == "class" and type(target) is cst.Name:
             key = f"{frame.qual}.{name}"  # a class attribute: reached as `self.name` / `Cls.name`
         else:
             key = self._key(name)
@@ -222,7 +222,7 @@ class ServerInference(ScopeWalker):
     def _name_constructed(self, target: cst.BaseExpression, value: cst.BaseExpression, receiver: Receiver | None) -> None:
         """`mcp = FastMCP(...)`: remember the key the constructed server is reached by."""
         call = unwrap_await(value)
-        if receiver is None or receiver.is_ is not Is.SERVER or not isinstance(call, cst.Call):
+        if receiver is None or receiver.is_ is not Is.SERVER or type(call) is not cst.Call:
             return
         frame = self.frames[-1] if self.frames else None
         name = dotted(target)
@@ -231,7 +231,7 @@ class ServerInference(ScopeWalker):
         if frame is not None and frame.kind == "function" and "." not in name and name not in frame.globals:
             self.model.constructed_as[id(call)] = "#" + name  # a function's local: no key, a name only
             return
-        if frame is not None and frame.kind == "class" and isinstance(target, cst.Name):
+        if frame is not None and frame.kind == "class" and type(target) is cst.Name:
             key = f"{frame.qual}.{name}"
         else:
             key = self._key(name)

@@ -224,41 +224,41 @@ def module_values(module: cst.Module) -> ModuleValues:
     constants: dict[str, list[cst.BaseExpression]] = {}
     attributes: dict[str, list[ClassStore]] = {}
     for statement in module.body:
-        if isinstance(statement, cst.SimpleStatementLine):
+        if type(statement) is cst.SimpleStatementLine:
             for small in statement.body:
                 for name, value in _assigned(small):
                     constants.setdefault(name, []).append(value)
-        elif isinstance(statement, cst.ClassDef):
+        elif type(statement) is cst.ClassDef:
             if _is_dataclass(statement):
                 # `config: Config = field(default_factory=Config.load)`: what the constructor
                 # puts in `self.config` unless given one.
                 for field, default, small in _dataclass_defaults(statement):
                     attributes.setdefault(f"{statement.name.value}.{field}", []).append(ClassStore(default, frozenset(), "", small))
             for member in statement.body.body:
-                params = _params(member) if isinstance(member, cst.FunctionDef) else frozenset()
-                method = f"{statement.name.value}.{member.name.value}" if isinstance(member, cst.FunctionDef) else ""
+                params = _params(member) if type(member) is cst.FunctionDef else frozenset()
+                method = f"{statement.name.value}.{member.name.value}" if type(member) is cst.FunctionDef else ""
                 for node in descendants(member):
-                    if not isinstance(node, (cst.Assign, cst.AnnAssign)) or node.value is None:
+                    if type(node) not in (cst.Assign, cst.AnnAssign) or node.value is None:
                         continue
-                    targets = [t.target for t in node.targets] if isinstance(node, cst.Assign) else [node.target]
+                    targets = [t.target for t in node.targets] if type(node) is cst.Assign else [node.target]
                     for target in targets:
-                        if isinstance(target, cst.Attribute) and dotted(target.value) == "self":
+                        if type(target) is cst.Attribute and dotted(target.value) == "self":
                             store = ClassStore(node.value, params, method, node)
                             attributes.setdefault(f"{statement.name.value}.{target.attr.value}", []).append(store)
     return ModuleValues(constants, attributes)
 
 
 def _is_dataclass(node: cst.ClassDef) -> bool:
-    return any((dotted(d.decorator.func if isinstance(d.decorator, cst.Call) else d.decorator) or "").rsplit(".", 1)[-1] == "dataclass" for d in node.decorators)
+    return any((dotted(d.decorator.func if type(d.decorator) is cst.Call else d.decorator) or "").rsplit(".", 1)[-1] == "dataclass" for d in node.decorators)
 
 
 def _dataclass_defaults(node: cst.ClassDef) -> Iterator[tuple[str, cst.BaseExpression, cst.AnnAssign]]:
     """The fields of a dataclass with a default, as written (`= value`, `= field(default=...)`,
     `= field(default_factory=...)`: read by the trace as that default or the factory's result)."""
     for member in node.body.body:
-        if isinstance(member, cst.SimpleStatementLine):
+        if type(member) is cst.SimpleStatementLine:
             for small in member.body:
-                if isinstance(small, cst.AnnAssign) and small.value is not None and isinstance(small.target, cst.Name):
+                if type(small) is cst.AnnAssign and small.value is not None and type(small.target) is cst.Name:
                     yield small.target.value, small.value, small
 
 
@@ -285,13 +285,13 @@ def _params(function: cst.FunctionDef) -> frozenset[str]:
 
 
 def _assigned(small: cst.CSTNode) -> Iterator[tuple[str, cst.BaseExpression]]:
-    if isinstance(small, cst.Assign):
+    if type(small) is cst.Assign:
         for target in small.targets:
-            if isinstance(target.target, cst.Name):
+            if type(target.target) is cst.Name:
                 yield target.target.value, small.value
-    elif isinstance(small, cst.AnnAssign) and small.value is not None and isinstance(small.target, cst.Name):
+    elif type(small) is cst.AnnAssign and small.value is not None and type(small.target) is cst.Name:
         yield small.target.value, small.value
-    elif isinstance(small, cst.AugAssign) and isinstance(small.target, cst.Name):
+    elif type(small) is cst.AugAssign and type(small.target) is cst.Name:
         yield small.target.value, small.value
 
 
@@ -336,7 +336,7 @@ class TraceScope:
             for values in self.values.constants.values():
                 for value in values:
                     for node in descendants(value):
-                        if isinstance(node, cst.Call) and isinstance(node.func, cst.Name):
+                        if type(node) is cst.Call and type(node.func) is cst.Name:
                             self._module_calls.setdefault(node.func.value, []).append(node)
         return self._module_calls.get(short, [])
 
@@ -431,9 +431,9 @@ class TaintTrace:
             return True, verdict
         if isinstance(verdict, Clean):
             return True, None
-        if isinstance(verdict, Carries) and isinstance(expr, cst.Call):
+        if isinstance(verdict, Carries) and type(expr) is cst.Call:
             parts: list[cst.CSTNode] = [a.value for a in expr.args[verdict.skip :]] if verdict.arguments else []
-            if verdict.receiver and isinstance(expr.func, cst.Attribute):
+            if verdict.receiver and type(expr.func) is cst.Attribute:
                 parts.insert(0, expr.func.value)
             return True, self.first(parts, depth, seen)
         return False, None
@@ -515,8 +515,8 @@ class TaintTrace:
     def imported(self, expr: cst.BaseExpression, kind: str = VALUE, what: str = "", tags: frozenset[str] = frozenset()) -> Taint | None:
         """A pending taint on the name of another module `expr` reads (`DATA_DIR` imported,
         `describe(...)`, `settings` of `settings.data_dir`), None when it reads none."""
-        target = expr.func if isinstance(expr, cst.Call) else expr
-        if not isinstance(target, (cst.Name, cst.Attribute)):
+        target = expr.func if type(expr) is cst.Call else expr
+        if type(target) not in (cst.Name, cst.Attribute):
             return None
         root = (dotted(target) or "").split(".")[0]
         if root not in self.aliases.aliases or root in self.params or root in {"self", "cls"}:
@@ -529,9 +529,9 @@ class TaintTrace:
     def words_only(self, value: cst.BaseExpression, depth: int = 0) -> bool:
         """A collection of the author's literals, directly or through a local or constant
         (`for token in ["{op}", "{path}"]`): a loop variable over it holds words of the code."""
-        if isinstance(value, (cst.List, cst.Tuple, cst.Set)):
+        if type(value) in (cst.List, cst.Tuple, cst.Set):
             return bool(value.elements) and all(literal_text(e.value) is not None for e in value.elements)
-        if isinstance(value, cst.Name) and depth < 2:
+        if type(value) is cst.Name and depth < 2:
             stored = self.assigned(value.value) or [(v, None) for v in self.scope.values.constants.get(value.value, [])]
             return bool(stored) and all(self.words_only(v, depth + 1) for v, _ in stored)
         return False
@@ -604,14 +604,14 @@ class TaintTrace:
         if depth > 2:
             return frozenset()
         for node in descendants(value):
-            if isinstance(node, cst.Name):
+            if type(node) is cst.Name:
                 if node.value in self.params and node.value not in {"self", "cls"}:
                     found.add(node.value)
                 elif self.fn is not None and node.value in self.fn.stores:
                     for stored, _ in self.assigned(node.value) or ():
                         if stored is not value:
                             found |= self.given_from(stored, depth + 1)
-            elif isinstance(node, cst.Attribute) and isinstance(node.value, cst.Name) and node.value.value in {"self", "cls"}:
+            elif type(node) is cst.Attribute and type(node.value) is cst.Name and node.value.value in {"self", "cls"}:
                 found |= self.class_given_from(node.attr.value, depth + 1)
         return frozenset(found)
 
@@ -630,12 +630,12 @@ class TaintTrace:
         own (`params`), and those filling the object's other attributes it reads."""
         found: set[str] = set()
         for node in descendants(stored):
-            if isinstance(node, cst.Name) and node.value in params:
+            if type(node) is cst.Name and node.value in params:
                 found.add(node.value)
             elif (
                 depth < 3
-                and isinstance(node, cst.Attribute)
-                and isinstance(node.value, cst.Name)
+                and type(node) is cst.Attribute
+                and type(node.value) is cst.Name
                 and node.value.value == "self"
                 and node.attr.value not in outer | {attr}
             ):
@@ -702,7 +702,7 @@ class TaintTrace:
         """A key as written (`"DB_URL"`), or the text of the module constant that names it
         (`_URL_ENV = "TRACKER_URL"`), or of the argument bound to the parameter that names it."""
         text = literal_text(key)
-        if text is None and isinstance(key, cst.Name):
+        if text is None and type(key) is cst.Name:
             bound = self.bindings.get(key.value)
             if bound is not None:
                 return bound[0].key_text(bound[1])  # `def setting(name): return os.environ[name]`
@@ -712,7 +712,7 @@ class TaintTrace:
 
     def _subscript(self, expr: cst.Subscript, depth: int, seen: frozenset[str]) -> Taint | None:
         element = expr.slice[0].slice if len(expr.slice) == 1 else None
-        key = self.key_text(element.value) if isinstance(element, cst.Index) else None
+        key = self.key_text(element.value) if type(element) is cst.Index else None
         decided, found = self._decided(self.rules.subscript(self, expr, key), expr, depth, seen)
         if decided:
             return found
@@ -731,27 +731,27 @@ class TaintTrace:
         returns, only the item "k" (`config["name"]`, not the path beside it); anything else whole."""
         if depth > MAX_DEPTH:
             return None
-        while isinstance(container, cst.Await):
+        while type(container) is cst.Await:
             container = container.expression
-        if isinstance(container, (cst.BooleanOperation, cst.IfExp)):
+        if type(container) in (cst.BooleanOperation, cst.IfExp):
             # `options or Options.load()`: that item of either value.
-            sides = (container.left, container.right) if isinstance(container, cst.BooleanOperation) else (container.body, container.orelse)
+            sides = (container.left, container.right) if type(container) is cst.BooleanOperation else (container.body, container.orelse)
             return first_found(self.item(side, key, depth, seen) for side in sides)
-        if isinstance(container, cst.Attribute) and dotted(container.value) in {"self", "cls"} and self.fn is not None and self.fn.class_name:
+        if type(container) is cst.Attribute and dotted(container.value) in {"self", "cls"} and self.fn is not None and self.fn.class_name:
             if not self.rules.attribute(self, container):
                 return self.class_attribute(container, depth, seen, key)
-        if isinstance(container, cst.Call) and field_default(container) is not None:
+        if type(container) is cst.Call and field_default(container) is not None:
             return self._field_default(field_default(container), depth, seen, key)  # type: ignore[arg-type]
-        if isinstance(container, cst.Call):
+        if type(container) is cst.Call:
             given = constructor_keyword(container, key)
             if given is not None and self.rules.call(self, container, self.aliases.resolve(container.func) or "") is None:
                 return self.find(given, depth + 1, seen)  # `cls(service_url=url)`: the keyword's value
-        if isinstance(container, cst.Dict):
-            keys = [literal_text(e.key) if isinstance(e, cst.DictElement) else None for e in container.elements]
+        if type(container) is cst.Dict:
+            keys = [literal_text(e.key) if type(e) is cst.DictElement else None for e in container.elements]
             if None in keys:
                 return self.find(container, depth, seen)  # `**other` or a computed key: any item
             return self.first((e.value for e, k in zip(container.elements, keys) if k == key), depth, seen)  # type: ignore[union-attr]
-        name = container.value if isinstance(container, cst.Name) else None
+        name = container.value if type(container) is cst.Name else None
         if name is not None and self.fn is not None and name in self.fn.stores and name not in self.params and name not in seen:
             inner = seen | {name}
             stores = self.fn.stores_reaching(name, self.at)  # those a read here sees
@@ -767,7 +767,7 @@ class TaintTrace:
                         yield held_value(store), store.statement, lambda v: self.find(v, depth + 1, inner)
 
             return self.first_held(name, held())
-        if isinstance(container, cst.Call):
+        if type(container) is cst.Call:
             callee = self._module_function(container)
             if callee is not None and self.rules.call(self, container, self.aliases.resolve(container.func) or "") is None:
                 return self._returned_by(callee, container, depth, key)
@@ -796,7 +796,7 @@ class TaintTrace:
             # The project's functions in other modules (`error_text(f"... {DB_URL}")`) pass their
             # arguments on where their module says so; what they return is decided there.
             return first_found((self._passed_through(expr, depth, seen), self.imported(expr)))
-        if isinstance(func, cst.Name):
+        if type(func) is cst.Name:
             return self.imported(expr)  # `from server import describe` (a module of the project?)
         return None  # a library's answer: opaque, unless the rule declares the call a propagator
 
@@ -880,9 +880,9 @@ def constructor_keyword(call: cst.Call, field: str) -> cst.BaseExpression | None
 def _builds_text(expr: cst.CSTNode) -> bool:
     """An expression whose value may be one text written in pieces: an f-string, an implicit
     concatenation, `+` or `%`."""
-    if isinstance(expr, cst.BinaryOperation):
-        return isinstance(expr.operator, (cst.Add, cst.Modulo))
-    return isinstance(expr, (cst.FormattedString, cst.ConcatenatedString))
+    if type(expr) is cst.BinaryOperation:
+        return type(expr.operator) in (cst.Add, cst.Modulo)
+    return type(expr) in (cst.FormattedString, cst.ConcatenatedString)
 
 
 def _is_context(param: str, fn: FunctionFacts) -> bool:
@@ -920,7 +920,7 @@ def bound_arguments(callee: FunctionFacts, call: cst.Call) -> dict[str, cst.Base
 def statement_of(call: CallFact) -> cst.CSTNode | None:
     """The small statement of a call's line (where its arguments are read), for reaching stores."""
     statement = call.statement
-    if isinstance(statement, cst.SimpleStatementLine):
+    if type(statement) is cst.SimpleStatementLine:
         for small in statement.body:
             if small is call.node or any(node is call.node for node in descendants(small)):
                 return small

@@ -145,7 +145,7 @@ def _written_is_generated(node: cst.CSTNode) -> bool:
     if isinstance(node, cst.BaseExpression):
         return not node.lpar
     if type(node) in _SMALL_STATEMENTS:
-        return not isinstance(node.semicolon, cst.Semicolon)  # type: ignore[attr-defined]
+        return type(node.semicolon) is not cst.Semicolon  # type: ignore[attr-defined]
     return False
 
 
@@ -457,10 +457,10 @@ class Rule:
         if "raises" in data:
             raises = data.pop("raises")
         delivered_when_passed_on = delivered_when_passed_on or data.pop(DELIVERED_WHEN_PASSED_ON, "") == "1"
-        raise_node = statement if isinstance(statement, cst.Raise) else node if isinstance(node, cst.Raise) else None
+        raise_node = statement if type(statement) is cst.Raise else node if type(node) is cst.Raise else None
         if raises is None:
             raises = ""
-            if route == "raise" and raise_node is not None and isinstance(raise_node.exc, cst.Call):
+            if route == "raise" and raise_node is not None and type(raise_node.exc) is cst.Call:
                 # The linker drops it where every caller on the way catches this class.
                 raises = last_name(dotted(raise_node.exc.func) or "")
         where = ctx.range(node)

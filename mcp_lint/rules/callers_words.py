@@ -81,7 +81,7 @@ def words_before_caught(fn: FunctionFacts) -> Iterator[tuple[str, str]]:
 
 def _words_of(handler: Handler) -> str | None:
     name = handler.name
-    uses = {id(n) for n in descendants(handler.node.body, into_scopes=False) if isinstance(n, cst.Name) and n.value == name}
+    uses = {id(n) for n in descendants(handler.node.body, into_scopes=False) if type(n) is cst.Name and n.value == name}
     if not uses:
         return None
     prefixes: list[str] = []
@@ -89,18 +89,18 @@ def _words_of(handler: Handler) -> str | None:
     for node in descendants(handler.node.body, into_scopes=False):
         if id(node) in logged:
             continue
-        if isinstance(node, cst.Call) and is_log_call(node):
+        if type(node) is cst.Call and is_log_call(node):
             inside = {id(n) for n in descendants(node, into_scopes=False)}
             logged |= inside
             uses -= inside
-        elif isinstance(node, cst.Raise) and node.cause is not None:
+        elif type(node) is cst.Raise and node.cause is not None:
             uses -= _names_in(node.cause, name)
-        elif isinstance(node, cst.Attribute) and isinstance(node.value, cst.Name) and node.value.value == name:
+        elif type(node) is cst.Attribute and type(node.value) is cst.Name and node.value.value == name:
             uses.discard(id(node.value))  # `e.response.status_code`: a value of it, not its text
-        elif isinstance(node, cst.FormattedString):
+        elif type(node) is cst.FormattedString:
             before = ""
             for part in node.parts:
-                if isinstance(part, cst.FormattedStringText):
+                if type(part) is cst.FormattedStringText:
                     before += part.value
                     continue
                 if _is_text_of(part.expression, name) and part.conversion is None and part.format_spec is None:
@@ -118,7 +118,7 @@ def traced_clauses(fn: FunctionFacts) -> Iterator[str]:
     (`logger.exception(...)`, `exc_info=True`, `traceback.print_exc()`)."""
     for handler in fn.handlers:
         if handler.site and any(
-            isinstance(node, cst.Call) and is_log_call(node) and _with_traceback(node) for node in descendants(handler.node.body, into_scopes=False)
+            type(node) is cst.Call and is_log_call(node) and _with_traceback(node) for node in descendants(handler.node.body, into_scopes=False)
         ):
             yield handler.site
 
@@ -127,7 +127,7 @@ def _with_traceback(call: cst.Call) -> bool:
     func = call.func
     if dotted(func) in {"traceback.print_exc", "traceback.print_exception"}:
         return True
-    if isinstance(func, cst.Attribute) and func.attr.value == "exception":
+    if type(func) is cst.Attribute and func.attr.value == "exception":
         return True
     return any(arg.keyword is not None and arg.keyword.value == "exc_info" and dotted(arg.value) not in {"False", "None"} for arg in call.args)
 
@@ -152,14 +152,14 @@ def callers_log_the_traceback(project: LinkedProject, function: str, raised: str
 
 def _is_text_of(expr: cst.BaseExpression, name: str | None) -> bool:
     """`e` or `str(e)`."""
-    if isinstance(expr, cst.Name):
+    if type(expr) is cst.Name:
         return expr.value == name
-    return isinstance(expr, cst.Call) and dotted(expr.func) == "str" and len(expr.args) == 1 and _is_text_of(expr.args[0].value, name)
+    return type(expr) is cst.Call and dotted(expr.func) == "str" and len(expr.args) == 1 and _is_text_of(expr.args[0].value, name)
 
 
 def _names_in(node: cst.CSTNode, name: str | None) -> set[int]:
-    return {id(n) for n in descendants(node, into_scopes=False) if isinstance(n, cst.Name) and n.value == name} | (
-        {id(node)} if isinstance(node, cst.Name) and node.value == name else set()
+    return {id(n) for n in descendants(node, into_scopes=False) if type(n) is cst.Name and n.value == name} | (
+        {id(node)} if type(node) is cst.Name and node.value == name else set()
     )
 
 

@@ -117,7 +117,7 @@ def is_protocol_error_class(name: str | None, raw: str | None) -> bool:
 
 def raised_class(exc: cst.BaseExpression | None, ctx: FileContext) -> str | None:
     """Qualified (or written) name of the class a `raise X(...)` constructs; None for bare raises."""
-    if isinstance(exc, cst.Call):
+    if type(exc) is cst.Call:
         return ctx.model.aliases.resolve(exc.func) or dotted(exc.func)
     return None
 
@@ -129,7 +129,7 @@ def protocol_error_built_by(facts: FunctionFacts, ctx: FileContext) -> str | Non
         if ret.node.value is None:
             continue
         value = facts.value_of(ret.node.value)
-        if not isinstance(value, cst.Call):
+        if type(value) is not cst.Call:
             continue
         resolved = ctx.model.aliases.resolve(value.func)
         if is_protocol_error_class(resolved, dotted(value.func)):
@@ -142,7 +142,7 @@ def protocol_error_message(call: cst.Call, ctx: FileContext) -> cst.BaseExpressi
     from mcp_lint.model.frameworks import ERROR_DATA_CLASSES
 
     first = arg(call, 0, "error")
-    if isinstance(first, cst.Call) and (
+    if type(first) is cst.Call and (
         ctx.model.aliases.resolve(first.func) in ERROR_DATA_CLASSES or last_name(dotted(first.func) or "") == "ErrorData"
     ):
         return arg(first, 1, "message")

@@ -25,14 +25,14 @@ def misses_every_tool(fn: FunctionFacts, conditions: tuple[cst.BaseExpression, .
         return False
     names = _tool_name_vars(fn)
     condition = conditions[-1]
-    negated = isinstance(condition, cst.UnaryOperation) and isinstance(condition.operator, cst.Not)
+    negated = type(condition) is cst.UnaryOperation and type(condition.operator) is cst.Not
     if negated:
         condition = condition.expression
-    if isinstance(condition, cst.Comparison) and len(condition.comparisons) == 1 and dotted(condition.left) in names:
+    if type(condition) is cst.Comparison and len(condition.comparisons) == 1 and dotted(condition.left) in names:
         operator = condition.comparisons[0].operator
-        if isinstance(operator, (cst.NotIn, cst.NotEqual, cst.IsNot)):
+        if type(operator) in (cst.NotIn, cst.NotEqual, cst.IsNot):
             return not negated
-        if isinstance(operator, (cst.Equal, cst.In, cst.Is)):
+        if type(operator) in (cst.Equal, cst.In, cst.Is):
             return negated
     return negated and dotted(condition) in names  # `if not name:`
 
@@ -44,13 +44,13 @@ def else_of_tool_branches(fn: FunctionFacts, conditions: tuple[cst.BaseExpressio
     if not conditions:
         return False
     condition = conditions[-1]
-    if not (isinstance(condition, cst.UnaryOperation) and isinstance(condition.operator, cst.Not)):
+    if not (type(condition) is cst.UnaryOperation and type(condition.operator) is cst.Not):
         return False
     tested = condition.expression
     return (
-        isinstance(tested, cst.Comparison)
+        type(tested) is cst.Comparison
         and len(tested.comparisons) == 1
-        and isinstance(tested.comparisons[0].operator, cst.Equal)
-        and isinstance(tested.comparisons[0].comparator, cst.SimpleString)
+        and type(tested.comparisons[0].operator) is cst.Equal
+        and type(tested.comparisons[0].comparator) is cst.SimpleString
         and dotted(tested.left) in _tool_name_vars(fn)
     )

@@ -64,10 +64,10 @@ def exception_text_in(
     """Exception text in `expr`, ignoring the exception object passed whole to a project helper
     (that helper's own page reports what it does with it); see find_exception_text for
     `through_locals`."""
-    if isinstance(expr, cst.Call) and project_call(expr, ctx):
+    if type(expr) is cst.Call and project_call(expr, ctx):
         names = set(params) | ({handler.name} if handler and handler.name else set())
         for argument in expr.args:
-            if isinstance(argument.value, cst.Name) and argument.value.value in names:
+            if type(argument.value) is cst.Name and argument.value.value in names:
                 continue
             found = find_exception_text(argument.value, handler, params, through_locals=through_locals)
             if found is not None:
@@ -80,15 +80,15 @@ def text_outside_helpers(expr: cst.CSTNode, handler: Handler, ctx: FileContext) 
     """Like exception_text_in, also where the exception object goes whole to a project helper
     deeper in the expression (`ToolError(describe(e))`): what the helper does with it is its
     own business (see MCP002's `handed-to-helper` markers)."""
-    if isinstance(expr, cst.Call) and project_call(expr, ctx):
+    if type(expr) is cst.Call and project_call(expr, ctx):
         for argument in expr.args:
-            if isinstance(argument.value, cst.Name) and argument.value.value == handler.name:
+            if type(argument.value) is cst.Name and argument.value.value == handler.name:
                 continue
             found = text_outside_helpers(argument.value, handler, ctx)
             if found is not None:
                 return found
         return None
-    if not any(isinstance(n, cst.Call) and project_call(n, ctx) for n in descendants(expr)):
+    if not any(type(n) is cst.Call and project_call(n, ctx) for n in descendants(expr)):
         return find_exception_text(expr, handler)
     for child in expr.children:
         found = text_outside_helpers(child, handler, ctx)
@@ -101,15 +101,15 @@ def param_text_outside_helpers(expr: cst.CSTNode, params: frozenset[str], ctx: F
     """Exception text of parameters `params` in `expr`, except where a parameter goes whole to a
     project helper at any depth (`ToolError(errors.describe(exc, action))`): that helper is judged
     for its own parameter, which the linker feeds the same exception (CallEdge.forwards)."""
-    if isinstance(expr, cst.Call) and project_call(expr, ctx):
+    if type(expr) is cst.Call and project_call(expr, ctx):
         for argument in expr.args:
-            if isinstance(argument.value, cst.Name) and argument.value.value in params:
+            if type(argument.value) is cst.Name and argument.value.value in params:
                 continue
             found = param_text_outside_helpers(argument.value, params, ctx)
             if found is not None:
                 return found
         return None
-    if not any(isinstance(n, cst.Call) and project_call(n, ctx) for n in descendants(expr)):
+    if not any(type(n) is cst.Call and project_call(n, ctx) for n in descendants(expr)):
         return find_exception_text(expr, None, params)
     for child in expr.children:
         found = param_text_outside_helpers(child, params, ctx)
@@ -165,9 +165,9 @@ def _handed_whole(fn: FunctionFacts, value: cst.CSTNode, names: Collection[str])
         if call.callee is None or id(call.node) not in inside:
             continue
         positional = [a for a in call.node.args if a.keyword is None and not a.star]
-        at = tuple(i for i, a in enumerate(positional) if isinstance(a.value, cst.Name) and a.value.value in names)
+        at = tuple(i for i, a in enumerate(positional) if type(a.value) is cst.Name and a.value.value in names)
         if at:
-            found.append(HandedOn(call.callee, at, isinstance(call.node.func, cst.Attribute)))
+            found.append(HandedOn(call.callee, at, type(call.node.func) is cst.Attribute))
     if not found:
         return None
     return replace(found[0], also=tuple(found[1:])) if len(found) > 1 else found[0]
@@ -224,7 +224,7 @@ _FAILURE_FLAGS = frozenset({"is_error", "is_client_error", "is_server_error"})
 
 
 def _status_number(expr: cst.BaseExpression) -> int | None:
-    if isinstance(expr, cst.Integer):
+    if type(expr) is cst.Integer:
         return expr.evaluated_value  # `0x1F`, `0o17`, `1_000` as Python reads them
     name = dotted(expr) or ""  # HTTPStatus.OK, status.HTTP_200_OK, codes.ok
     if name.endswith((".OK", "HTTP_200_OK", ".ok")):
@@ -235,7 +235,7 @@ def _status_number(expr: cst.BaseExpression) -> int | None:
 def _status_class_divisor(expr: cst.BaseExpression) -> int:
     """100 for `x // 100` (a status compared by its class: `resp.status_code // 100 == 2`), 1
     for anything else."""
-    if isinstance(expr, cst.BinaryOperation) and isinstance(expr.operator, cst.FloorDivide) and _status_number(expr.right) == 100:
+    if type(expr) is cst.BinaryOperation and type(expr.operator) is cst.FloorDivide and _status_number(expr.right) == 100:
         return 100
     return 1
 
@@ -244,39 +244,39 @@ def _success_test(cond: cst.BaseExpression) -> bool | None:
     """True when `cond` holds only for a successful response (`resp.status_code == 200`,
     `resp.ok`, `200 <= r.status < 300`), False when it holds only for a failed one, None when
     it does not tell (the branch is then read as a failure branch, as before)."""
-    if isinstance(cond, cst.UnaryOperation) and isinstance(cond.operator, cst.Not):
+    if type(cond) is cst.UnaryOperation and type(cond.operator) is cst.Not:
         inner = _success_test(cond.expression)
         return None if inner is None else not inner
-    if isinstance(cond, cst.Attribute) and cond.attr.value in _SUCCESS_FLAGS | _FAILURE_FLAGS:
+    if type(cond) is cst.Attribute and cond.attr.value in _SUCCESS_FLAGS | _FAILURE_FLAGS:
         return cond.attr.value in _SUCCESS_FLAGS
-    if isinstance(cond, cst.BooleanOperation):
+    if type(cond) is cst.BooleanOperation:
         left, right = _success_test(cond.left), _success_test(cond.right)
-        if isinstance(cond.operator, cst.And):
+        if type(cond.operator) is cst.And:
             return True if True in (left, right) else (False if left is False and right is False else None)
         return left if left == right else None
-    if isinstance(cond, cst.Comparison) and len(cond.comparisons) == 1:
+    if type(cond) is cst.Comparison and len(cond.comparisons) == 1:
         target = cond.comparisons[0]
         operator, number = target.operator, _status_number(target.comparator)
         # `resp.status_code // 100 == 2`: the status class, read as its first status (200).
         scale = _status_class_divisor(cond.left)
-        if isinstance(operator, (cst.In, cst.NotIn)) and isinstance(target.comparator, (cst.Tuple, cst.List, cst.Set)):
+        if type(operator) in (cst.In, cst.NotIn) and type(target.comparator) in (cst.Tuple, cst.List, cst.Set):
             numbers = [_status_number(el.value) for el in target.comparator.elements]
             numbers = [n * scale if n is not None else None for n in numbers]
             if numbers and all(n is not None and 200 <= n < 300 for n in numbers):
-                return isinstance(operator, cst.In)
+                return type(operator) is cst.In
             return None
         if number is None:
             return None
         number *= scale
-        if isinstance(operator, cst.Equal):
+        if type(operator) is cst.Equal:
             return 200 <= number < 300
-        if isinstance(operator, cst.NotEqual):
+        if type(operator) is cst.NotEqual:
             return False if 200 <= number < 300 else None
-        if isinstance(operator, (cst.LessThan, cst.LessThanEqual)):
+        if type(operator) in (cst.LessThan, cst.LessThanEqual):
             return True if number <= 400 else None
-        if isinstance(operator, (cst.GreaterThan, cst.GreaterThanEqual)):
+        if type(operator) in (cst.GreaterThan, cst.GreaterThanEqual):
             return False if number >= 299 else None
-    if isinstance(cond, cst.Comparison) and len(cond.comparisons) == 2:
+    if type(cond) is cst.Comparison and len(cond.comparisons) == 2:
         low, high = cond.comparisons  # `200 <= r.status_code < 300`
         if _status_number(cond.left) == 200 and _status_number(high.comparator) in {299, 300}:
             return True
@@ -306,11 +306,11 @@ def _tested_responses(cond: cst.BaseExpression, ctx: FileContext) -> set[str]:
     bases: set[str] = set()
     facts = ctx.current_facts
     for node in descendants(cond):
-        if isinstance(node, cst.Name) and facts is not None:
+        if type(node) is cst.Name and facts is not None:
             held = facts.single_assignments.get(node.value)
-            if isinstance(held, cst.Attribute) and held.attr.value in _STATUS_ATTRS:
+            if type(held) is cst.Attribute and held.attr.value in _STATUS_ATTRS:
                 node = held
-        if isinstance(node, cst.Attribute) and node.attr.value in _STATUS_ATTRS:
+        if type(node) is cst.Attribute and node.attr.value in _STATUS_ATTRS:
             base = dotted(node.value)
             if base:
                 bases.add(base)
@@ -342,7 +342,7 @@ def leaving_tests(fn: FunctionFacts, node: cst.CSTNode) -> list[cst.BaseExpressi
     for statement in fn.node.body.body:
         if statement is node or any(n is node for n in descendants(statement, into_scopes=False)):
             return tests
-        if not isinstance(statement, cst.If) or statement.orelse is not None:
+        if type(statement) is not cst.If or statement.orelse is not None:
             continue
         if _leaves(statement.body):
             tests.append(statement.test)
@@ -353,18 +353,18 @@ def _leaves(block: cst.BaseSuite) -> bool:
     """Does the block end by leaving the function on every path: a `return` or `raise` last, or
     a `try` whose body (or `else`) and every `except` clause leave (a `finally` that does not
     leave changes nothing), or an `if` whose every branch leaves?"""
-    body = block.body if isinstance(block, cst.IndentedBlock) else ()
+    body = block.body if type(block) is cst.IndentedBlock else ()
     last = body[-1] if body else None
-    if isinstance(last, cst.SimpleStatementLine):
-        return bool(last.body) and isinstance(last.body[-1], (cst.Return, cst.Raise))
-    if isinstance(last, cst.Try):
+    if type(last) is cst.SimpleStatementLine:
+        return bool(last.body) and type(last.body[-1]) in (cst.Return, cst.Raise)
+    if type(last) is cst.Try:
         main = last.orelse.body if last.orelse is not None else last.body
         return _leaves(main) and all(_leaves(handler.body) for handler in last.handlers)
-    if isinstance(last, cst.If):
+    if type(last) is cst.If:
         other = last.orelse
         if other is None:
             return False
-        return _leaves(last.body) and (_leaves(other.body) if isinstance(other, cst.Else) else _leaves(cst.IndentedBlock(body=[other])))
+        return _leaves(last.body) and (_leaves(other.body) if type(other) is cst.Else else _leaves(cst.IndentedBlock(body=[other])))
     return False
 
 
@@ -382,13 +382,13 @@ def response_slots(fn: FunctionFacts) -> tuple[int, int] | None:
     found: set[tuple[int, int]] | None = None
     for ret in fn.returns:
         value = ret.node.value
-        if not isinstance(value, cst.Tuple):
+        if type(value) is not cst.Tuple:
             continue
         elements = [el.value for el in value.elements]
         pairs = {
             (s, b)
             for s, status in enumerate(elements)
-            if isinstance(status, cst.Attribute) and status.attr.value in _STATUS_ATTRS | {"code"}
+            if type(status) is cst.Attribute and status.attr.value in _STATUS_ATTRS | {"code"}
             for b, body in enumerate(elements)
             if b != s and _reads_body(body, dotted(status.value), assigned)
         }
@@ -400,9 +400,9 @@ def response_slots(fn: FunctionFacts) -> tuple[int, int] | None:
 
 def _assignments(fn: FunctionFacts) -> Iterator[tuple[str, cst.BaseExpression]]:
     for node in descendants(fn.node.body, into_scopes=False):
-        if isinstance(node, cst.Assign):
+        if type(node) is cst.Assign:
             for target in node.targets:
-                if isinstance(target.target, cst.Name):
+                if type(target.target) is cst.Name:
                     yield target.target.value, node.value
 
 
@@ -412,12 +412,12 @@ def _reads_body(value: cst.BaseExpression, base: str | None, assigned: dict[str,
     the clause for the error response)."""
     if base is None:
         return False
-    if isinstance(value, cst.Name) and value.value in assigned:
+    if type(value) is cst.Name and value.value in assigned:
         return any(_reads_body(v, base, {}) for v in assigned[value.value])
     for node in descendants(value):
-        if isinstance(node, cst.Attribute) and dotted(node.value) == base and node.attr.value in _BODY_ATTRS:
+        if type(node) is cst.Attribute and dotted(node.value) == base and node.attr.value in _BODY_ATTRS:
             return True
-        if isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute) and node.func.attr.value in _BODY_METHODS:
+        if type(node) is cst.Call and type(node.func) is cst.Attribute and node.func.attr.value in _BODY_METHODS:
             if dotted(node.func.value) == base:
                 return True
     return False
@@ -428,7 +428,7 @@ def status_left_or_failed(fn: FunctionFacts, node: cst.CSTNode, conditions: tupl
     test of it around `node` holds only for a failed response, or the function already left on
     its success before `node` (`if status in (200, 204): return ...`)?"""
     def reads_status(test: cst.BaseExpression) -> bool:
-        return any(isinstance(n, cst.Name) and n.value == status for n in descendants(test))
+        return any(type(n) is cst.Name and n.value == status for n in descendants(test))
 
     if any(_success_test(cond) is False and reads_status(cond) for cond in conditions):
         return True
@@ -455,7 +455,7 @@ def failed_response_args(fn: FunctionFacts, ctx: FileContext) -> dict[int, tuple
         if not bases:
             continue
         for node in descendants(value):
-            if isinstance(node, cst.Call):
+            if type(node) is cst.Call:
                 positional = [a for a in node.args if a.keyword is None and not a.star]
                 taken = tuple(i for i, a in enumerate(positional) if dotted(a.value) in bases)
                 if taken:
@@ -477,13 +477,13 @@ def decodes_a_reply(value: cst.BaseExpression) -> bool:
 
 def decoded_response(node: cst.CSTNode) -> cst.BaseExpression | None:
     """The response a call decodes: `resp` of `resp.json()` and of `json.loads(resp.text)`."""
-    if not isinstance(node, cst.Call):
+    if type(node) is not cst.Call:
         return None
-    if isinstance(node.func, cst.Attribute) and node.func.attr.value == "json" and not node.args:
+    if type(node.func) is cst.Attribute and node.func.attr.value == "json" and not node.args:
         return node.func.value
     if dotted(node.func) == "json.loads" and node.args:
         text = node.args[0].value
-        if isinstance(text, cst.Attribute) and text.attr.value in {"text", "content", "body"}:
+        if type(text) is cst.Attribute and text.attr.value in {"text", "content", "body"}:
             return text.value
     return None
 
@@ -503,7 +503,7 @@ def decoded_reply_args(fn: FunctionFacts) -> dict[int, tuple[int, ...]]:
 
 
 def _decoded_reply(value: cst.BaseExpression, fn: FunctionFacts) -> bool:
-    if isinstance(value, cst.Name):
+    if type(value) is cst.Name:
         held = fn.single_assignments.get(value.value)
         return held is not None and decoded_response(unwrap_await(held)) is not None
     return decoded_response(unwrap_await(value)) is not None
@@ -511,7 +511,7 @@ def _decoded_reply(value: cst.BaseExpression, fn: FunctionFacts) -> bool:
 
 def upstream_body(value: cst.CSTNode, bases: set[str]) -> cst.CSTNode | None:
     for node in descendants(value):
-        if isinstance(node, cst.Attribute) and node.attr.value in _BODY_ATTRS and dotted(node.value) in bases:
+        if type(node) is cst.Attribute and node.attr.value in _BODY_ATTRS and dotted(node.value) in bases:
             return node
     return None
 
@@ -539,7 +539,7 @@ def handler_classes(handler: Handler, ctx: FileContext) -> tuple[str, ...]:
     node = handler.node.type
     if node is None:
         return ()
-    exprs = [el.value for el in node.elements] if isinstance(node, cst.Tuple) else [node]
+    exprs = [el.value for el in node.elements] if type(node) is cst.Tuple else [node]
     return tuple(q for q in (project_class(e, ctx) for e in exprs) if q is not None)
 
 
@@ -553,7 +553,7 @@ def exception_raises(fn: FunctionFacts, ctx: FileContext) -> Iterator[tuple[str,
     """
     for fact in fn.raises:
         exc = fact.node.exc
-        if not isinstance(exc, cst.Call):
+        if type(exc) is not cst.Call:
             continue
         qual = project_class(exc.func, ctx)
         if qual is None or fact.caught_here(last_name(qual)):
@@ -563,7 +563,7 @@ def exception_raises(fn: FunctionFacts, ctx: FileContext) -> Iterator[tuple[str,
             continue
         foreign = {h.name for h in _enclosing(fact.handler) if h.foreign and h.name}
         positional = [a for a in exc.args if a.keyword is None and not a.star]
-        handed = tuple(i for i, a in enumerate(positional) if isinstance(a.value, cst.Name) and a.value.value in foreign)
+        handed = tuple(i for i, a in enumerate(positional) if type(a.value) is cst.Name and a.value.value in foreign)
         whole = {id(positional[i]) for i in handed}
         carried = any(
             h.foreign and any(id(a) not in whole and exception_text_in(a.value, h, ctx) is not None for a in exc.args) for h in _enclosing(fact.handler)
@@ -579,7 +579,7 @@ def author_raises(fn: FunctionFacts, ctx: FileContext) -> Iterator[str]:
     return str(e)` passes those words on (FunctionSummary.author_raises)."""
     for fact in fn.raises:
         exc = fact.node.exc
-        if not isinstance(exc, cst.Call) or not exc.args or exc.args[0].keyword is not None:
+        if type(exc) is not cst.Call or not exc.args or exc.args[0].keyword is not None:
             continue
         name = dotted(exc.func)
         if name is None or "." in name or ctx.model.aliases.resolve_dotted(name) is not None:
@@ -588,7 +588,7 @@ def author_raises(fn: FunctionFacts, ctx: FileContext) -> Iterator[str]:
         if not bases or name in _NOT_MESSAGES or fact.caught_here(frozenset(bases)):
             continue
         message = exc.args[0].value
-        text = literal_text(message) if isinstance(message, (cst.SimpleString, cst.ConcatenatedString, cst.FormattedString)) else None
+        text = literal_text(message) if type(message) in (cst.SimpleString, cst.ConcatenatedString, cst.FormattedString) else None
         if text is None or not says_something(text):
             continue
         if any(exception_text_in(a.value, h, ctx) is not None for h in _enclosing(fact.handler) for a in exc.args):
@@ -628,7 +628,7 @@ def is_validator(fn: FunctionFacts) -> bool:
     if fn.class_name is None:
         return False
     for decorator in fn.node.decorators:
-        expr = decorator.decorator.func if isinstance(decorator.decorator, cst.Call) else decorator.decorator
+        expr = decorator.decorator.func if type(decorator.decorator) is cst.Call else decorator.decorator
         name = dotted(expr)
         if name is not None and last_name(name) in _VALIDATOR_DECORATORS:
             return True

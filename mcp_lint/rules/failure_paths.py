@@ -62,7 +62,7 @@ def _tests_a_failure_anywhere(fn: FunctionFacts, ctx: FileContext) -> bool:
         lambda: any(
             found is not None
             for node in descendants(fn.node.body, into_scopes=False)
-            if isinstance(node, cst.If)
+            if type(node) is cst.If
             for found in _branch_failures(node, fn, ctx).values()
         ),
     )
@@ -97,14 +97,14 @@ def _confirmed_only(test: cst.BaseExpression) -> bool:
     """`x is True`: a test that separates a success the reply confirms from everything else, an
     absent or unreadable flag included (`if body.get("success") is True: return "Deleted."`).
     What the function answers past it reports an unconfirmed outcome, not a failure."""
-    if not (isinstance(test, cst.Comparison) and len(test.comparisons) == 1):
+    if not (type(test) is cst.Comparison and len(test.comparisons) == 1):
         return False
     target = test.comparisons[0]
-    return isinstance(target.operator, cst.Is) and dotted(target.comparator) == "True"
+    return type(target.operator) is cst.Is and dotted(target.comparator) == "True"
 
 
 def _negated(test: cst.BaseExpression) -> cst.BaseExpression:
-    if isinstance(test, cst.UnaryOperation) and isinstance(test.operator, cst.Not):
+    if type(test) is cst.UnaryOperation and type(test.operator) is cst.Not:
         return test.expression
     return cst.UnaryOperation(cst.Not(), test)
 
@@ -114,16 +114,16 @@ def _falsy_verdict(test: cst.BaseExpression, fn: FunctionFacts, ctx: FileContext
     False`) of the flag a call hands back with its reason (`ok, why = check(x)`), or `not
     valid(x)` of a call that answers yes or no."""
     flag: cst.BaseExpression | None = None
-    if isinstance(test, cst.UnaryOperation) and isinstance(test.operator, cst.Not):
+    if type(test) is cst.UnaryOperation and type(test.operator) is cst.Not:
         flag = test.expression
-    elif isinstance(test, cst.Comparison) and len(test.comparisons) == 1:
+    elif type(test) is cst.Comparison and len(test.comparisons) == 1:
         target = test.comparisons[0]
-        if isinstance(target.operator, (cst.Is, cst.Equal)) and dotted(target.comparator) == "False":
+        if type(target.operator) in (cst.Is, cst.Equal) and dotted(target.comparator) == "False":
             flag = test.left
-    if isinstance(flag, cst.Name):
+    if type(flag) is cst.Name:
         return _verdict_flags(fn, ctx).get(flag.value)
     flag = unwrap_await(flag) if flag is not None else None
-    if isinstance(flag, cst.Call) and _answers_yes_or_no(flag, ctx):
+    if type(flag) is cst.Call and _answers_yes_or_no(flag, ctx):
         return frozenset()
     return None
 
@@ -137,20 +137,20 @@ def _verdict_flags(fn: FunctionFacts, ctx: FileContext) -> dict[str, frozenset[s
         flags: dict[str, frozenset[str]] = {}
         only_tested: list[str] = []
         for node in descendants(fn.node.body, into_scopes=False):
-            if not isinstance(node, cst.Assign) or len(node.targets) != 1:
+            if type(node) is not cst.Assign or len(node.targets) != 1:
                 continue
             target = node.targets[0].target
-            if not isinstance(unwrap_await(node.value), cst.Call):
+            if type(unwrap_await(node.value)) is not cst.Call:
                 continue
-            if isinstance(target, cst.Name):
+            if type(target) is cst.Name:
                 only_tested.append(target.value)
                 continue
-            if not isinstance(target, (cst.Tuple, cst.List)) or len(target.elements) < 2:
+            if type(target) not in (cst.Tuple, cst.List) or len(target.elements) < 2:
                 continue
             names = [element.value for element in target.elements]
-            if isinstance(names[0], cst.Name) and _read_only_in_tests(fn, names[0].value):
+            if type(names[0]) is cst.Name and _read_only_in_tests(fn, names[0].value):
                 # (`parts, skipped = extract(doc)`; `if not parts:` ... `"".join(parts)`: data.)
-                flags[names[0].value] = frozenset(n.value for n in names[1:] if isinstance(n, cst.Name))
+                flags[names[0].value] = frozenset(n.value for n in names[1:] if type(n) is cst.Name)
         for name in only_tested:
             if name not in flags and _read_only_in_tests(fn, name):
                 flags[name] = frozenset()
@@ -166,9 +166,9 @@ def _read_only_in_tests(fn: FunctionFacts, name: str) -> bool:
     tested: set[int] = set()
     reads = 0
     for node in descendants(fn.node.body, into_scopes=False):
-        if isinstance(node, cst.If):
-            tested.update(id(n) for n in descendants(node.test, into_scopes=False) if isinstance(n, cst.Name) and n.value == name)
-        elif isinstance(node, cst.Name) and node.value == name:
+        if type(node) is cst.If:
+            tested.update(id(n) for n in descendants(node.test, into_scopes=False) if type(n) is cst.Name and n.value == name)
+        elif type(node) is cst.Name and node.value == name:
             reads += 1
     # Every occurrence but the assignment's target is inside a test (and there is one).
     return bool(tested) and reads == len(tested) + _assignments(fn, name)
@@ -178,10 +178,10 @@ def _assignments(fn: FunctionFacts, name: str) -> int:
     """How many assignment targets (whole, or an item of a tuple target) are the local."""
     count = 0
     for node in descendants(fn.node.body, into_scopes=False):
-        if isinstance(node, cst.Assign):
+        if type(node) is cst.Assign:
             for target in node.targets:
-                inner = [e.value for e in target.target.elements] if isinstance(target.target, (cst.Tuple, cst.List)) else [target.target]
-                count += sum(1 for t in inner if isinstance(t, cst.Name) and t.value == name)
+                inner = [e.value for e in target.target.elements] if type(target.target) in (cst.Tuple, cst.List) else [target.target]
+                count += sum(1 for t in inner if type(t) is cst.Name and t.value == name)
     return count
 
 
@@ -199,20 +199,20 @@ def _answers_yes_or_no(call: cst.Call, ctx: FileContext) -> bool:
 
 
 def _truth_value(value: cst.BaseExpression) -> bool:
-    if isinstance(value, cst.Name):
+    if type(value) is cst.Name:
         return value.value in {"True", "False"}
-    if isinstance(value, cst.UnaryOperation):
-        return isinstance(value.operator, cst.Not)
-    if isinstance(value, cst.Comparison):
+    if type(value) is cst.UnaryOperation:
+        return type(value.operator) is cst.Not
+    if type(value) is cst.Comparison:
         return True
-    return isinstance(value, cst.Call) and dotted(value.func) in {"bool", "isinstance", "callable", "hasattr"}
+    return type(value) is cst.Call and dotted(value.func) in {"bool", "isinstance", "callable", "hasattr"}
 
 
 def reads_a_reason(value: cst.BaseExpression, failed: FailedBranch) -> bool:
     """Is the value the failure's own reason: the check's reason local (`return why`), or the
     error field of the reply tested (`return data["error"]`, `data.get("error")`)?"""
     value = unwrap_await(value)
-    if isinstance(value, cst.Name):
+    if type(value) is cst.Name:
         return failed.kind == "verdict" and value.value in failed.reasons
     holder, key = _field(value)
     return failed.kind == "reply" and holder in failed.reasons and key in REPLY_ERROR_FIELDS
@@ -221,21 +221,21 @@ def reads_a_reason(value: cst.BaseExpression, failed: FailedBranch) -> bool:
 def carries_a_reason(value: cst.BaseExpression, failed: FailedBranch) -> bool:
     """Does a written text put the failure's reason in (`f"DENIED: {why}"`)?"""
     value = unwrap_await(value)
-    if isinstance(value, cst.FormattedString):
-        return any(isinstance(part, cst.FormattedStringExpression) and reads_a_reason(part.expression, failed) for part in value.parts)
-    if isinstance(value, cst.BinaryOperation) and isinstance(value.operator, cst.Add):
+    if type(value) is cst.FormattedString:
+        return any(type(part) is cst.FormattedStringExpression and reads_a_reason(part.expression, failed) for part in value.parts)
+    if type(value) is cst.BinaryOperation and type(value.operator) is cst.Add:
         return reads_a_reason(value.right, failed) or carries_a_reason(value.left, failed)
     return False
 
 
 def _field(value: cst.BaseExpression) -> tuple[str | None, str | None]:
-    if isinstance(value, cst.Subscript) and isinstance(value.value, cst.Name) and len(value.slice) == 1:
+    if type(value) is cst.Subscript and type(value.value) is cst.Name and len(value.slice) == 1:
         index = value.slice[0].slice
-        if isinstance(index, cst.Index) and isinstance(index.value, cst.SimpleString):
+        if type(index) is cst.Index and type(index.value) is cst.SimpleString:
             return value.value.value, str(index.value.evaluated_value)
-    if isinstance(value, cst.Call) and isinstance(value.func, cst.Attribute) and value.func.attr.value == "get" and value.args:
+    if type(value) is cst.Call and type(value.func) is cst.Attribute and value.func.attr.value == "get" and value.args:
         first = value.args[0].value
-        if isinstance(value.func.value, cst.Name) and isinstance(first, cst.SimpleString):
+        if type(value.func.value) is cst.Name and type(first) is cst.SimpleString:
             return value.func.value.value, str(first.evaluated_value)
     return None, None
 
@@ -249,26 +249,26 @@ def reports_only(small: cst.BaseSmallStatement) -> bool:
     a call that logs it? (An `except` clause's or a failed branch's statements; the one test
     the rules' judgements, their fixes and the failure paths share.) An attribute or an item assigned
     (`self.token = saved`) rolls state back: work, not a report."""
-    if isinstance(small, (cst.Return, cst.Raise, cst.Pass)):
+    if type(small) in (cst.Return, cst.Raise, cst.Pass):
         return True
-    if isinstance(small, (cst.Assign, cst.AnnAssign, cst.AugAssign)):
-        targets = [t.target for t in small.targets] if isinstance(small, cst.Assign) else [small.target]
-        if not all(isinstance(t, cst.Name) for t in targets):
+    if type(small) in (cst.Assign, cst.AnnAssign, cst.AugAssign):
+        targets = [t.target for t in small.targets] if type(small) is cst.Assign else [small.target]
+        if not all(type(t) is cst.Name for t in targets):
             return False
         value = small.value
-        return value is None or all(_called_name(node) in TEXT_BUILDING_CALLS for node in descendants(value) if isinstance(node, cst.Call))
-    if not isinstance(small, cst.Expr):
+        return value is None or all(_called_name(node) in TEXT_BUILDING_CALLS for node in descendants(value) if type(node) is cst.Call)
+    if type(small) is not cst.Expr:
         return False  # `del`, `continue`, `break`, `global`, ...
     call = unwrap_await(small.value)
-    if isinstance(call, (cst.SimpleString, cst.ConcatenatedString)):
+    if type(call) in (cst.SimpleString, cst.ConcatenatedString):
         return True
-    return isinstance(call, cst.Call) and _called_name(call) in REPORTING_CALLS
+    return type(call) is cst.Call and _called_name(call) in REPORTING_CALLS
 
 
 def _called_name(call: cst.Call) -> str:
     """The name a call is made by, whatever it is called on (`", ".join`, `get_logger().error`)."""
     func = call.func
-    return func.attr.value if isinstance(func, cst.Attribute) else func.value if isinstance(func, cst.Name) else ""
+    return func.attr.value if type(func) is cst.Attribute else func.value if type(func) is cst.Name else ""
 
 
 def _reports_only_until(fn: FunctionFacts, branch: cst.If, outcome: bool, at: cst.CSTNode) -> bool:
@@ -279,7 +279,7 @@ def _reports_only_until(fn: FunctionFacts, branch: cst.If, outcome: bool, at: cs
         return _reporting_before(branch.body.body, at)
     orelse = branch.orelse
     if not outcome and orelse is not None and _holds(orelse, at):
-        return _reporting_before(orelse.body.body if isinstance(orelse, cst.Else) else (orelse,), at)
+        return _reporting_before(orelse.body.body if type(orelse) is cst.Else else (orelse,), at)
     suite = _suite_holding(fn.node.body, branch)
     if suite is None:
         return False
@@ -290,7 +290,7 @@ def _reports_only_until(fn: FunctionFacts, branch: cst.If, outcome: bool, at: cs
 def _reporting_before(statements: Sequence[cst.CSTNode], at: cst.CSTNode) -> bool:
     for statement in statements:
         if _holds(statement, at):
-            if isinstance(statement, cst.SimpleStatementLine):
+            if type(statement) is cst.SimpleStatementLine:
                 for small in statement.body:
                     if small is at or _holds(small, at):
                         return True
@@ -298,7 +298,7 @@ def _reporting_before(statements: Sequence[cst.CSTNode], at: cst.CSTNode) -> boo
                         return False
                 return True
             return all(_reporting_before(block, at) for block in _blocks(statement) if any(_holds(s, at) for s in block))
-        if not isinstance(statement, cst.SimpleStatementLine):
+        if type(statement) is not cst.SimpleStatementLine:
             return False  # a loop, a `with`, a `try`, an `if` before `at`: work of its own
         if not all(reports_only(small) for small in statement.body):
             return False
@@ -308,18 +308,18 @@ def _reporting_before(statements: Sequence[cst.CSTNode], at: cst.CSTNode) -> boo
 def _blocks(statement: cst.CSTNode) -> Iterator[Sequence[cst.CSTNode]]:
     """The statement lists of a compound statement's blocks."""
     for child in statement.children:
-        if isinstance(child, cst.IndentedBlock):
+        if type(child) is cst.IndentedBlock:
             yield child.body
-        elif isinstance(child, (cst.Else, cst.Finally, cst.ExceptHandler)) and isinstance(child.body, cst.IndentedBlock):
+        elif type(child) in (cst.Else, cst.Finally, cst.ExceptHandler) and type(child.body) is cst.IndentedBlock:
             yield child.body.body
-        elif isinstance(child, cst.If):
+        elif type(child) is cst.If:
             yield (child,)
 
 
 def _suite_holding(body: cst.BaseSuite, statement: cst.CSTNode) -> Sequence[cst.CSTNode] | None:
     """The statement list that has `statement` as one of its items (none for an `elif`)."""
     for node in descendants(body, into_scopes=False):
-        if isinstance(node, cst.IndentedBlock) and any(item is statement for item in node.body):
+        if type(node) is cst.IndentedBlock and any(item is statement for item in node.body):
             return node.body
     return None
 
@@ -334,13 +334,13 @@ def skips_the_wrapped_call(fn: FunctionFacts, ctx: FileContext, at: cst.CSTNode)
     The tool's own body never ran there: what the wrapper writes is its refusal of the call
     (`if not session.token: return "Not signed in ..."`), whatever its words."""
     params = fn.node.params
-    spread = {p.name.value for p in (params.star_arg, params.star_kwarg) if isinstance(p, cst.Param)}
+    spread = {p.name.value for p in (params.star_arg, params.star_kwarg) if type(p) is cst.Param}
     if not spread:
         return False
     forwarding = [
         node
         for node in descendants(fn.node.body, into_scopes=False)
-        if isinstance(node, cst.Call) and any(a.star and isinstance(a.value, cst.Name) and a.value.value in spread for a in node.args)
+        if type(node) is cst.Call and any(a.star and type(a.value) is cst.Name and a.value.value in spread for a in node.args)
     ]
     if not forwarding:
         return False
@@ -355,17 +355,17 @@ def verdict_or_none(fn: FunctionFacts) -> bool:
     None`)? Its callers branch on the value; a caller that returns the value as it is in that
     branch and goes on otherwise (CallEdge.hands_on) refuses the call with the text."""
     texts = nothing = 0
-    body = fn.node.body.body if isinstance(fn.node.body, cst.IndentedBlock) else ()
-    last = body[-1].body[-1] if body and isinstance(body[-1], cst.SimpleStatementLine) and body[-1].body else None
-    if not isinstance(last, (cst.Return, cst.Raise)):
+    body = fn.node.body.body if type(fn.node.body) is cst.IndentedBlock else ()
+    last = body[-1].body[-1] if body and type(body[-1]) is cst.SimpleStatementLine and body[-1].body else None
+    if type(last) not in (cst.Return, cst.Raise):
         nothing += 1  # it may fall off its end: None
     for ret in fn.returns:
         value = ret.node.value
-        if value is None or (isinstance(value, cst.Name) and value.value == "None"):
+        if value is None or (type(value) is cst.Name and value.value == "None"):
             nothing += 1
             continue
         value = unwrap_await(fn.value_of(value))
-        if isinstance(value, (cst.SimpleString, cst.ConcatenatedString, cst.FormattedString)):
+        if type(value) in (cst.SimpleString, cst.ConcatenatedString, cst.FormattedString):
             texts += 1
             continue
         return False

@@ -43,7 +43,7 @@ def _is_text(value: cst.BaseExpression) -> bool:
     ".app"` returned from an `except` clause is a fallback value, not a message)."""
     if isinstance(value, _TEXT_NODES):
         return True
-    return isinstance(value, cst.BinaryOperation) and isinstance(value.operator, (cst.Add, cst.Modulo))
+    return type(value) is cst.BinaryOperation and type(value.operator) in (cst.Add, cst.Modulo)
 
 
 @dataclass(frozen=True)
@@ -75,7 +75,7 @@ def failure_sinks(fn: FunctionFacts, ctx: FileContext) -> Iterator[FailureSink]:
     for fact in fn.raises:
         exc = fact.node.exc
         built = fn.value_of(exc) if exc is not None else None
-        if not isinstance(built, cst.Call) or fact.caught_here(last_name(dotted(built.func) or "")):
+        if type(built) is not cst.Call or fact.caught_here(last_name(dotted(built.func) or "")):
             continue
         yield FailureSink(fact.node, raise_channel(built, ctx), tuple(a.value for a in built.args), None, fact.conditions, fact.handler)
     for ret in fn.returns:

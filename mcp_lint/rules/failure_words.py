@@ -195,9 +195,9 @@ def _steps(body: cst.CSTNode) -> list[cst.Call]:
     receivers: set[int] = set()
     for call in calls:
         inner = call.func
-        while isinstance(inner, (cst.Attribute, cst.Subscript)):
+        while type(inner) in (cst.Attribute, cst.Subscript):
             inner = inner.value
-            if isinstance(inner, cst.Call):
+            if type(inner) is cst.Call:
                 receivers.add(id(inner))
                 break
     return [call for call in calls if id(call) not in receivers]
@@ -209,10 +209,10 @@ def _named_step(step: cst.Call, fn: FunctionFacts, bound: set[str]) -> tuple[str
     fail and has no such name (a chain is named by its outermost call: in
     `get_client().request(...)` the request is what fails, not the getter)."""
     callee = dotted(step.func)
-    short = step.func.attr.value if isinstance(step.func, cst.Attribute) else last_name(callee or "")
+    short = step.func.attr.value if type(step.func) is cst.Attribute else last_name(callee or "")
     if callee is not None and callee.split(".")[0] in _PLUMBING:
         return _HARMLESS
-    if isinstance(step.func, cst.Attribute) and short in _PURE_METHODS and not _on_a_call(step, RECEIVER_DEPENDENT_METHODS):
+    if type(step.func) is cst.Attribute and short in _PURE_METHODS and not _on_a_call(step, RECEIVER_DEPENDENT_METHODS):
         return _HARMLESS
     if callee is not None and "." not in callee and (callee in BENIGN_CALLS or (callee in _BUILTIN_NAMES and callee not in _UNSAFE_BUILTINS)):
         return _HARMLESS
@@ -231,7 +231,7 @@ def _named_step(step: cst.Call, fn: FunctionFacts, bound: set[str]) -> tuple[str
 def _on_a_call(step: cst.Call, methods: frozenset[str]) -> bool:
     """`client.get(url)` of a client made by a call (`get_client().get(url)`): a request, not a
     dict read."""
-    return isinstance(step.func, cst.Attribute) and step.func.attr.value in methods and isinstance(step.func.value, cst.Call)
+    return type(step.func) is cst.Attribute and step.func.attr.value in methods and type(step.func.value) is cst.Call
 
 
 def _is_log_call(callee: str | None) -> bool:
@@ -284,13 +284,13 @@ def _names_kind(name: str, kind: list[str]) -> bool:
 
 def calls_in(body: cst.CSTNode) -> Iterator[cst.Call]:
     for node in descendants(body, into_scopes=False):
-        if isinstance(node, cst.Call):
+        if type(node) is cst.Call:
             yield node
 
 
 def call_argument_names(call: cst.Call) -> Iterator[str]:
     for argument in call.args:
-        if not argument.star and isinstance(argument.value, cst.Name):
+        if not argument.star and type(argument.value) is cst.Name:
             yield argument.value.value
 
 
@@ -306,12 +306,12 @@ def bound_in(body: cst.CSTNode) -> set[str]:
     bound: set[str] = set()
     for node in descendants(body, into_scopes=False):
         target: cst.CSTNode | None = None
-        if isinstance(node, (cst.AssignTarget, cst.AnnAssign, cst.AugAssign, cst.For, cst.NamedExpr)):
+        if type(node) in (cst.AssignTarget, cst.AnnAssign, cst.AugAssign, cst.For, cst.NamedExpr):
             target = node.target
-        elif isinstance(node, cst.AsName):
+        elif type(node) is cst.AsName:
             target = node.name
         if target is not None:
-            bound.update(n.value for n in descendants(target, into_scopes=False) if isinstance(n, cst.Name))
-            if isinstance(target, cst.Name):
+            bound.update(n.value for n in descendants(target, into_scopes=False) if type(n) is cst.Name)
+            if type(target) is cst.Name:
                 bound.add(target.value)
     return bound

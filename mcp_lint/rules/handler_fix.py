@@ -70,14 +70,14 @@ def log_plan(handler: Handler, sink: cst.CSTNode, ctx: FileContext) -> LogPlan:
         # A logger imported from a module of the project may be loguru's or the standard
         # library's: `exception` means the same to both, `exc_info=True` only to the latter.
         func = call.func
-        if isinstance(func, cst.Attribute) and func.attr.value == "error":
+        if type(func) is cst.Attribute and func.attr.value == "error":
             where = ctx.range(func.attr)
             edit = Edit(Location(where.start.line, where.start.column + 1), Location(where.end.line, where.end.column + 1), "exception")
             return LogPlan(add_call=False, edit=edit)
         return LogPlan(add_call=False)
     if not call.args or call.args[-1].star == "*" and call.args[-1].keyword is None and len(call.args) == 1:
         return LogPlan(add_call=False)
-    if isinstance(call.func, cst.Attribute) and call.func.attr.value in _BELOW_ERROR and handler.name in _names_in(call):
+    if type(call.func) is cst.Attribute and call.func.attr.value in _BELOW_ERROR and handler.name in _names_in(call):
         # A warning that logs the exception already: the author judged it no error (a bad
         # argument), so no traceback is added to it.
         return LogPlan(add_call=False)
@@ -88,14 +88,14 @@ def _reports_through_context(handler: Handler, sink: cst.CSTNode, ctx: FileConte
     """Does the handler, before `sink`, send a log message through a parameter of the function
     typed as the framework's Context (`await ctx.error(error_msg)`)?"""
     fn = ctx.current_facts
-    if fn is None or not isinstance(fn.node, cst.FunctionDef):
+    if fn is None or type(fn.node) is not cst.FunctionDef:
         return False
     contexts = {p.name.value for p in (*fn.node.params.params, *fn.node.params.kwonly_params) if p.annotation is not None and _is_context_class(p.annotation.annotation, ctx)}
     if not contexts:
         return False
     for statement in _statements_before(handler.node.body.body, sink, ctx):
         for node in descendants(statement, into_scopes=False):
-            if isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute) and node.func.attr.value in _LEVELS and dotted(node.func.value) in contexts:
+            if type(node) is cst.Call and type(node.func) is cst.Attribute and node.func.attr.value in _LEVELS and dotted(node.func.value) in contexts:
                 return True
     return False
 
@@ -117,7 +117,7 @@ def _exc_info_edit(call: cst.Call, ctx: FileContext) -> Edit:
     own_line = not line[: start.column].strip() and where.end.line < ctx.range(call).end.line
     if own_line:
         indent = line[: len(line) - len(line.lstrip(" \t"))]
-        if isinstance(last.comma, cst.Comma):
+        if type(last.comma) is cst.Comma:
             end = _comma_end(ctx, where.end)
             if end is not None:
                 at = Location(end[0], end[1])
@@ -144,12 +144,12 @@ def _log_calls_before(handler: Handler, sink: cst.CSTNode, ctx: FileContext) -> 
     """Log calls in the statements that run before `sink` on its way through the handler (the
     handler's body and the blocks that hold the sink), in source order."""
     for statement in _statements_before(handler.node.body.body, sink, ctx):
-        if not isinstance(statement, cst.SimpleStatementLine):
+        if type(statement) is not cst.SimpleStatementLine:
             continue
         for small in statement.body:
-            if isinstance(small, cst.Expr):
-                value = small.value.expression if isinstance(small.value, cst.Await) else small.value
-                if isinstance(value, cst.Call) and is_log_call(value):
+            if type(small) is cst.Expr:
+                value = small.value.expression if type(small.value) is cst.Await else small.value
+                if type(value) is cst.Call and is_log_call(value):
                     yield value
 
 
@@ -160,7 +160,7 @@ def _statements_before(statements, sink: cst.CSTNode, ctx: FileContext) -> Itera
         if where.end.line < row:
             yield statement
             continue
-        if where.start.line <= row and not isinstance(statement, cst.SimpleStatementLine):
+        if where.start.line <= row and type(statement) is not cst.SimpleStatementLine:
             for block in _blocks(statement):
                 inner = ctx.range(block)
                 if inner.start.line <= row <= inner.end.line:
@@ -171,9 +171,9 @@ def _statements_before(statements, sink: cst.CSTNode, ctx: FileContext) -> Itera
 def _blocks(statement: cst.CSTNode) -> Iterator[cst.IndentedBlock]:
     """The indented blocks directly under a compound statement (if/elif/else, with, for, try)."""
     for child in statement.children:
-        if isinstance(child, cst.IndentedBlock):
+        if type(child) is cst.IndentedBlock:
             yield child
-        elif isinstance(child, (cst.If, cst.Else, cst.ExceptHandler, cst.ExceptStarHandler, cst.Finally)):
+        elif type(child) in (cst.If, cst.Else, cst.ExceptHandler, cst.ExceptStarHandler, cst.Finally):
             yield from _blocks(child)
 
 
@@ -181,9 +181,9 @@ def is_log_call(call: cst.Call) -> bool:
     """A call writing the server's log (a logger's method, loguru's `opt(...)`/`bind(...)` chain,
     `traceback.print_exc`, a logging function of the project's own): not what the tool hands on."""
     func = call.func
-    if isinstance(func, cst.Attribute) and func.attr.value in _LEVELS:
+    if type(func) is cst.Attribute and func.attr.value in _LEVELS:
         receiver = func.value
-        if isinstance(receiver, cst.Call):  # loguru `logger.opt(exception=e).error(...)`
+        if type(receiver) is cst.Call:  # loguru `logger.opt(exception=e).error(...)`
             return is_log_call(receiver) or dotted(receiver.func) in {"logger.opt", "logger.bind"}
         name = dotted(receiver)
         return name is not None and bool(_LOGGER.search(name.split(".")[-1]))
@@ -199,7 +199,7 @@ def is_project_log_call(call: cst.Call) -> bool:
     if name is None:
         return False
     last = name.rpartition(".")[2]
-    if isinstance(call.func, cst.Attribute) and last in _LEVELS:
+    if type(call.func) is cst.Attribute and last in _LEVELS:
         return False  # `logger.error(...)`: a logger's method, read above
     words = re.findall(r"[a-z]+|[A-Z][a-z]*", last)
     return any(word.lower() in {"log", "logs", "logger"} for word in words)
@@ -209,9 +209,9 @@ def _logs_traceback(call: cst.Call) -> bool:
     func = call.func
     if dotted(func) in {"traceback.print_exc", "traceback.print_exception"}:
         return True
-    if isinstance(func, cst.Attribute) and func.attr.value == "exception":
+    if type(func) is cst.Attribute and func.attr.value == "exception":
         return True
-    if isinstance(func, cst.Attribute) and isinstance(func.value, cst.Call):
+    if type(func) is cst.Attribute and type(func.value) is cst.Call:
         return True  # loguru `.opt(exception=...)`: the author chose how to log
     # exc_info=False too: the author decided not to log the traceback here.
     return any(a.keyword is not None and a.keyword.value in {"exc_info", "stack_info"} for a in call.args)
@@ -230,9 +230,9 @@ def logger_style(ctx: FileContext) -> str:
         style = "loguru"
     elif ctx.model.logger_name is not None:
         for statement in ctx.module.body:
-            for small in getattr(statement, "body", ()) if isinstance(statement, cst.SimpleStatementLine) else ():
-                if isinstance(small, cst.Assign) and any(isinstance(t.target, cst.Name) and t.target.value == ctx.model.logger_name for t in small.targets):
-                    called = small.value.func if isinstance(small.value, cst.Call) else None
+            for small in getattr(statement, "body", ()) if type(statement) is cst.SimpleStatementLine else ():
+                if type(small) is cst.Assign and any(type(t.target) is cst.Name and t.target.value == ctx.model.logger_name for t in small.targets):
+                    called = small.value.func if type(small.value) is cst.Call else None
                     resolved = (ctx.model.aliases.resolve(called) or dotted(called) or "") if called is not None else ""
                     if resolved.startswith("structlog"):
                         style = "structlog"
@@ -251,8 +251,8 @@ def _logs_key_values(module: cst.Module, logger: str) -> bool:
     page_id=page_id)`)? Its logger is then structlog's, whatever function made it (the project's
     own `get_logger` wrapping it), and a call the fix adds follows that style."""
     for node in descendants(module):
-        if isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute) and node.func.attr.value in _LEVELS:
-            if isinstance(node.func.value, cst.Name) and node.func.value.value == logger:
+        if type(node) is cst.Call and type(node.func) is cst.Attribute and node.func.attr.value in _LEVELS:
+            if type(node.func.value) is cst.Name and node.func.value.value == logger:
                 if any(a.keyword is not None and a.keyword.value not in _LOGGING_KEYWORDS for a in node.args):
                     return True
     return False
@@ -262,7 +262,7 @@ def _imported_from_the_project(call: cst.Call, ctx: FileContext) -> bool:
     """`logger.error(...)` on a logger imported from a module of the project (`from .log import
     logger`): which library made it is decided in that module, not seen here."""
     func = call.func
-    if not isinstance(func, cst.Attribute) or not isinstance(func.value, cst.Name):
+    if type(func) is not cst.Attribute or type(func.value) is not cst.Name:
         return False
     imported = ctx.model.aliases.aliases.get(func.value.value)
     return imported is not None and imported.split(".")[0] not in {"logging", "structlog", "loguru"}
@@ -270,7 +270,7 @@ def _imported_from_the_project(call: cst.Call, ctx: FileContext) -> bool:
 
 def _is_loguru(call: cst.Call, ctx: FileContext) -> bool:
     func = call.func
-    if not isinstance(func, cst.Attribute):
+    if type(func) is not cst.Attribute:
         return False
     resolved = ctx.model.aliases.resolve(func.value) or ""
     return resolved.startswith("loguru")
@@ -298,14 +298,14 @@ def bound_from(handler: Handler, taken: cst.CSTNode, sink: cst.CSTNode, ctx: Fil
     """The names an assignment before `sink` in the handler binds from a value holding `taken`
     (`kind, text = describe(e)` binds both), else none."""
     for statement in _statements_before(handler.node.body.body, sink, ctx):
-        if not isinstance(statement, cst.SimpleStatementLine) or len(statement.body) != 1:
+        if type(statement) is not cst.SimpleStatementLine or len(statement.body) != 1:
             continue
         small = statement.body[0]
-        if not isinstance(small, (cst.Assign, cst.AnnAssign)) or small.value is None:
+        if type(small) not in (cst.Assign, cst.AnnAssign) or small.value is None:
             continue
         if any(node is taken for node in descendants(small.value)):
-            targets = [t.target for t in small.targets] if isinstance(small, cst.Assign) else [small.target]
-            return frozenset(n.value for target in targets for n in descendants(target) if isinstance(n, cst.Name))
+            targets = [t.target for t in small.targets] if type(small) is cst.Assign else [small.target]
+            return frozenset(n.value for target in targets for n in descendants(target) if type(n) is cst.Name)
     return frozenset()
 
 
@@ -317,39 +317,39 @@ def bound_from_exception(handler: Handler) -> frozenset[str]:
         return frozenset()
     names: set[str] = set()
     for node in descendants(handler.node.body, into_scopes=False):
-        if not isinstance(node, (cst.Assign, cst.AnnAssign)) or node.value is None:
+        if type(node) not in (cst.Assign, cst.AnnAssign) or node.value is None:
             continue
         handed = any(
-            isinstance(call, cst.Call)
-            and any(isinstance(arg.value, cst.Name) and arg.value.value == handler.name for arg in call.args)
+            type(call) is cst.Call
+            and any(type(arg.value) is cst.Name and arg.value.value == handler.name for arg in call.args)
             for call in descendants(node.value, into_scopes=False)
         )
         if handed:
-            targets = [t.target for t in node.targets] if isinstance(node, cst.Assign) else [node.target]
-            names.update(n.value for target in targets for n in descendants(target) if isinstance(n, cst.Name))
+            targets = [t.target for t in node.targets] if type(node) is cst.Assign else [node.target]
+            names.update(n.value for target in targets for n in descendants(target) if type(n) is cst.Name)
     return frozenset(names)
 
 
 def _assigned(statement: cst.BaseStatement, name: str) -> cst.BaseExpression | None:
-    if not isinstance(statement, cst.SimpleStatementLine) or len(statement.body) != 1:
+    if type(statement) is not cst.SimpleStatementLine or len(statement.body) != 1:
         return None
     small = statement.body[0]
-    if isinstance(small, cst.Assign) and len(small.targets) == 1:
+    if type(small) is cst.Assign and len(small.targets) == 1:
         target = small.targets[0].target
-        if isinstance(target, cst.Name) and target.value == name:
+        if type(target) is cst.Name and target.value == name:
             return small.value
-    if isinstance(small, cst.AnnAssign) and small.value is not None and isinstance(small.target, cst.Name) and small.target.value == name:
+    if type(small) is cst.AnnAssign and small.value is not None and type(small.target) is cst.Name and small.target.value == name:
         return small.value
     return None
 
 
 def _rebound_elsewhere(handler: Handler, name: str, assignment: cst.CSTNode) -> bool:
     for node in descendants(handler.node.body, into_scopes=False):
-        if isinstance(node, cst.AugAssign) and isinstance(node.target, cst.Name) and node.target.value == name:
+        if type(node) is cst.AugAssign and type(node.target) is cst.Name and node.target.value == name:
             return True
-        if isinstance(node, (cst.Assign, cst.AnnAssign)) and not any(node is mine for mine in getattr(assignment, "body", ())):
-            targets = [t.target for t in node.targets] if isinstance(node, cst.Assign) else [node.target]
-            if any(isinstance(t, cst.Name) and t.value == name for t in targets):
+        if type(node) in (cst.Assign, cst.AnnAssign) and not any(node is mine for mine in getattr(assignment, "body", ())):
+            targets = [t.target for t in node.targets] if type(node) is cst.Assign else [node.target]
+            if any(type(t) is cst.Name and t.value == name for t in targets):
                 return True
     return False
 
@@ -417,18 +417,18 @@ def left_unread(
     assigned: set[str] = set()
     declared: set[str] = set()  # `global x` / `nonlocal x`: not a local F841 reports
     for node in descendants(fn.node.body, into_scopes=False):
-        if isinstance(node, (cst.Global, cst.Nonlocal)):
+        if type(node) in (cst.Global, cst.Nonlocal):
             declared.update(item.name.value for item in node.names)
-        elif isinstance(node, (cst.Assign, cst.AnnAssign, cst.AugAssign)) and not any(lies_within(statement, node) for statement in gone):
-            targets = [t.target for t in node.targets] if isinstance(node, cst.Assign) else [node.target]
-            assigned.update(t.value for t in targets if isinstance(t, cst.Name) and t.value in candidates)
+        elif type(node) in (cst.Assign, cst.AnnAssign, cst.AugAssign) and not any(lies_within(statement, node) for statement in gone):
+            targets = [t.target for t in node.targets] if type(node) is cst.Assign else [node.target]
+            assigned.update(t.value for t in targets if type(t) is cst.Name and t.value in candidates)
     ignored: set[int] = set()
     for node in (sink, *deleted):
         ignored.update(id(n) for n in _name_reads(node))
     # `message += hint` only adds to the local: no read of it by anything that stays (a message
     # composed line by line is dead once the statement sending it no longer does).
     ignored.update(
-        id(node.target) for node in descendants(fn.node.body, into_scopes=False) if isinstance(node, cst.AugAssign) and isinstance(node.target, cst.Name)
+        id(node.target) for node in descendants(fn.node.body, into_scopes=False) if type(node) is cst.AugAssign and type(node.target) is cst.Name
     )
     read = {n.value for n in _name_reads(fn.node.body) if id(n) not in ignored}
     return frozenset(assigned - read - declared)
@@ -458,20 +458,20 @@ def kept_effect(value: cst.BaseExpression, ctx: FileContext) -> cst.BaseExpressi
         return None
     node: cst.BaseExpression = value
     while True:
-        if isinstance(node, cst.Attribute):
+        if type(node) is cst.Attribute:
             node = node.value
-        elif isinstance(node, cst.Subscript):
+        elif type(node) is cst.Subscript:
             if not all(_pure(element, ctx) for element in node.slice):
                 return False
             node = node.value
-        elif isinstance(node, cst.Await):
+        elif type(node) is cst.Await:
             inner = kept_effect(node.expression, ctx)
             if inner is None or inner is False:
                 return inner
             # `(await client.post(...)).json()` keeps the awaited call; a read inside the await
             # (`await client.post(...).json()`) cannot be split off.
             return node if inner is node.expression else False
-        elif isinstance(node, cst.Call):
+        elif type(node) is cst.Call:
             reads = _reads_only(node, ctx)
             if reads is False or not all(_pure(argument, ctx) for argument in node.args):
                 return node
@@ -486,12 +486,12 @@ def _reads_only(call: cst.Call, ctx: FileContext) -> cst.BaseExpression | None |
     """Is `call` named for reading? Its receiver, to look into next (`resp` of `resp.json()`), or
     None when there is none (`_get_config(ctx)`); False for a call that may do something."""
     func = call.func
-    name = func.attr.value if isinstance(func, cst.Attribute) else func.value if isinstance(func, cst.Name) else ""
+    name = func.attr.value if type(func) is cst.Attribute else func.value if type(func) is cst.Name else ""
     words = [w for w in name.lower().split("_") if w]
-    if isinstance(func, cst.Attribute) and name in _READ_METHODS:
+    if type(func) is cst.Attribute and name in _READ_METHODS:
         return func.value
     if _pure_call(call, ctx) or (words and words[0] in _READ_VERBS):
-        return func.value if isinstance(func, cst.Attribute) and not _pure(func.value, ctx) else None
+        return func.value if type(func) is cst.Attribute and not _pure(func.value, ctx) else None
     return False
 
 
@@ -499,7 +499,7 @@ def keep_only_the_value(statement: cst.SimpleStatementLine, kept: cst.BaseExpres
     """The edit turning `name = client.post(...).json()` into `client.post(...)` (`kept`, without
     parentheses of its own); None for other shapes."""
     assign = statement.body[0]
-    if not isinstance(assign, cst.Assign) or len(assign.targets) != 1:
+    if type(assign) is not cst.Assign or len(assign.targets) != 1:
         return None
     where = ctx.range(assign)
     if kept is assign.value or kept is _unawaited(assign.value):
@@ -511,7 +511,7 @@ def keep_only_the_value(statement: cst.SimpleStatementLine, kept: cst.BaseExpres
 
 
 def _unawaited(value: cst.BaseExpression) -> cst.BaseExpression:
-    return value.expression if isinstance(value, cst.Await) else value
+    return value.expression if type(value) is cst.Await else value
 
 
 def _names_in(node: cst.CSTNode) -> set[str]:
@@ -563,9 +563,9 @@ def unused_binding(handler: Handler, replaced: list[cst.CSTNode], replacement: s
 
 def _pure(value: cst.CSTNode, ctx: FileContext) -> bool:
     for node in descendants(value, into_scopes=False):
-        if isinstance(node, cst.Call) and not _pure_call(node, ctx):
+        if type(node) is cst.Call and not _pure_call(node, ctx):
             return False
-        if isinstance(node, (cst.Await, cst.Yield, cst.NamedExpr, cst.Lambda)):
+        if type(node) in (cst.Await, cst.Yield, cst.NamedExpr, cst.Lambda):
             return False
     return True
 
@@ -605,7 +605,7 @@ def text_built_by_a_helper(value: cst.BaseExpression, exception: str | None, ctx
             continue
         for argument in node.args:
             for inner in descendants(argument.value, into_scopes=False):
-                if exception is not None and isinstance(inner, cst.Name) and inner.value == exception:
+                if exception is not None and type(inner) is cst.Name and inner.value == exception:
                     return True  # the exception (or text made of it) handed to the helper
                 if _helper_call(inner, ctx):
                     return True  # a helper's result handed to another helper
@@ -615,7 +615,7 @@ def text_built_by_a_helper(value: cst.BaseExpression, exception: str | None, ctx
 def _helper_call(node: cst.CSTNode, ctx: FileContext) -> bool:
     """A call of a named function (`report(...)`, `self._wrap(...)`, `errors.build(...)`) that
     may do more than compute text: not a builtin, a cast, or a string method (`"...".format`)."""
-    if not isinstance(node, cst.Call):
+    if type(node) is not cst.Call:
         return False
     name = dotted(node.func)
     if name is None or name in _TRANSPARENT_CALLS or _pure_call(node, ctx):
@@ -643,7 +643,7 @@ def raise_is_caught(fn: FunctionFacts, sink: cst.CSTNode, ctx: FileContext, rais
     seen: set[int] = set()
     for handler in fn.handlers:
         node = handler.try_node
-        if id(node) in seen or not isinstance(node, cst.Try):
+        if id(node) in seen or type(node) is not cst.Try:
             continue
         seen.add(id(node))
         names = _TOOL_ERROR_NAMES if raised == "ToolError" else frozenset({raised})
@@ -705,7 +705,7 @@ def toolerror_pass_through(fn: FunctionFacts, sink: cst.CSTNode, ctx: FileContex
         seen.add(id(node))
         if not lies_within(node.body, sink):
             continue
-        if not isinstance(node, cst.Try):
+        if type(node) is not cst.Try:
             return None
         guard = try_guard(node, _clauses(fn, node))
         for clause, (names, reraises, site) in zip(node.handlers, guard):
@@ -719,7 +719,7 @@ def toolerror_pass_through(fn: FunctionFacts, sink: cst.CSTNode, ctx: FileContex
                 row = ctx.range(clause).start.line
                 line = ctx.lines[row - 1]
                 indent = line[: len(line) - len(line.lstrip(" \t"))]
-                if not line.lstrip().startswith("except") or not isinstance(clause.body, cst.IndentedBlock):
+                if not line.lstrip().startswith("except") or type(clause.body) is not cst.IndentedBlock:
                     return None
                 first = ctx.range(clause.body.body[0]).start.line if clause.body.body else row + 1
                 inner = ctx.lines[first - 1][: len(ctx.lines[first - 1]) - len(ctx.lines[first - 1].lstrip(" \t"))]
@@ -741,7 +741,7 @@ def own_raises_pass_through(fn: FunctionFacts, handler: Handler, ctx: FileContex
     indent, its body's indent), the classes as written), or None when there are none, or the
     clause cannot be preceded by another."""
     node = handler.try_node
-    if not isinstance(node, cst.Try):
+    if type(node) is not cst.Try:
         return None
     guard = try_guard(node, _clauses(fn, node))
     classes: list[str] = []
@@ -752,7 +752,7 @@ def own_raises_pass_through(fn: FunctionFacts, handler: Handler, ctx: FileContex
     leaking = {dotted(fact.node.exc.func) for fact, _ in raises if _raw_body(fact.node.exc)}  # type: ignore[union-attr]
     for fact, caught_inside in raises:
         exc = fact.node.exc
-        assert isinstance(exc, cst.Call)
+        assert type(exc) is cst.Call
         written = dotted(exc.func)
         if written is None or written in classes or written in leaking:
             continue
@@ -779,7 +779,7 @@ def clause_insertion(handler: Handler, ctx: FileContext) -> tuple[int, str, str]
     line = ctx.lines[row - 1]
     indent = line[: len(line) - len(line.lstrip(" \t"))]
     body = handler.node.body
-    if not line.lstrip().startswith("except") or not isinstance(body, cst.IndentedBlock) or not body.body:
+    if not line.lstrip().startswith("except") or type(body) is not cst.IndentedBlock or not body.body:
         return None
     first = ctx.lines[ctx.range(body.body[0]).start.line - 1]
     inner = first[: len(first) - len(first.lstrip(" \t"))]
@@ -796,7 +796,7 @@ def _raises_of_the_try(fn: FunctionFacts, node: cst.Try, ctx: FileContext) -> It
     reason for refusing the request). Each with a test of whether a `try` on the way takes the
     class first."""
     for fact in fn.raises:
-        if isinstance(fact.node.exc, cst.Call) and fact.handler is None and lies_within(node.body, fact.node):
+        if type(fact.node.exc) is cst.Call and fact.handler is None and lies_within(node.body, fact.node):
             yield fact, lambda short, fact=fact: _caught_inside(fn, node, fact, short)  # type: ignore[misc]
     inner = [h.try_node for h in fn.handlers if h.try_node is not node and lies_within(node.body, h.try_node)]
     seen: set[str] = {fn.qualname}
@@ -822,7 +822,7 @@ def _raises_of_callees(
         else:
             caught = caught_before  # the tool's own `try` is around the first call: it is the one asked about
         for fact in callee.raises:
-            if isinstance(fact.node.exc, cst.Call) and fact.handler is None:
+            if type(fact.node.exc) is cst.Call and fact.handler is None:
                 yield fact, lambda short, fact=fact, caught=caught: fact.caught_here(short) or caught(short)  # type: ignore[misc]
         if depth < 2:
             yield from _raises_of_callees([inner for inner in callee.calls if inner.handler is None], ctx, seen, caught, depth + 1)
@@ -839,7 +839,7 @@ def _builtin_advice(exc: cst.Call, written: str, one_sentence: bool = False) -> 
     if written not in BUILTIN_EXCEPTIONS or not exc.args or exc.args[0].keyword is not None:
         return False
     message = exc.args[0].value
-    if not isinstance(message, (cst.SimpleString, cst.ConcatenatedString, cst.FormattedString)):
+    if type(message) not in (cst.SimpleString, cst.ConcatenatedString, cst.FormattedString):
         return False
     if _SECOND_SENTENCE.search(_literal_text(message)):
         return True
@@ -854,12 +854,12 @@ _SECOND_SENTENCE = lazy_compile(r"\w[^.;!?]*\w[.;!?]\s+[A-Za-z]+\s+\w")
 def _literal_text(node: cst.BaseExpression) -> str:
     """The written words of a string literal, f-string or implicit concatenation (each value an f-string
     formats stands as `x`)."""
-    if isinstance(node, cst.ConcatenatedString):
+    if type(node) is cst.ConcatenatedString:
         return _literal_text(node.left) + _literal_text(node.right)
-    if isinstance(node, cst.SimpleString):
+    if type(node) is cst.SimpleString:
         return str(node.evaluated_value)
-    if isinstance(node, cst.FormattedString):
-        return "".join(part.value if isinstance(part, cst.FormattedStringText) else "x" for part in node.parts)
+    if type(node) is cst.FormattedString:
+        return "".join(part.value if type(part) is cst.FormattedStringText else "x" for part in node.parts)
     return ""
 
 
@@ -868,12 +868,12 @@ def advice_in_its_own_clause(fn: FunctionFacts, handler: Handler, ctx: FileConte
     class that the `try` raises with the author's own advice (a set-up helper's instructions)? Its
     text is that advice: a fix rewriting it would lose what the next call needs to know."""
     node = handler.try_node
-    if not isinstance(node, cst.Try):
+    if type(node) is not cst.Try:
         return False
     caught = {name.rsplit(".", 1)[-1] for name in handler.caught}
     for fact, caught_inside in _raises_of_the_try(fn, node, ctx):
         exc = fact.node.exc
-        assert isinstance(exc, cst.Call)
+        assert type(exc) is cst.Call
         written = dotted(exc.func)
         if written is None or not _builtin_advice(exc, written) or _raw_body(exc):
             continue
@@ -890,19 +890,19 @@ def own_text_under_a_broad_clause(fn: FunctionFacts, handler: Handler, ctx: File
     `except Exception: raise` can go before the clause for that class, and the rewritten text
     would replace what the model needs to know (to connect first): the clause is left as written."""
     node = handler.try_node
-    if not isinstance(node, cst.Try):
+    if type(node) is not cst.Try:
         return False
     caught = {name.rsplit(".", 1)[-1] for name in handler.caught}
     if handler.caught and not caught & {"Exception", "BaseException"}:
         return False
     for fact, caught_inside in _raises_of_the_try(fn, node, ctx):
         exc = fact.node.exc
-        assert isinstance(exc, cst.Call)
+        assert type(exc) is cst.Call
         written = dotted(exc.func)
         if written not in {"Exception", "BaseException"} or not exc.args or exc.args[0].keyword is not None:
             continue
         message = exc.args[0].value
-        if not isinstance(message, (cst.SimpleString, cst.ConcatenatedString, cst.FormattedString)) or _raw_body(exc):
+        if type(message) not in (cst.SimpleString, cst.ConcatenatedString, cst.FormattedString) or _raw_body(exc):
             continue
         if re.search(r"[A-Za-z]{2,}", _literal_text(message)) and not caught_inside(written):
             return True
@@ -924,7 +924,7 @@ def module_function(callee: str | None, ctx: FileContext) -> str:
 
 def _raw_body(exc: cst.Call) -> bool:
     """Does the raised call read a reply's raw body (`resp.text`, `resp.content`)?"""
-    return any(isinstance(n, cst.Attribute) and n.attr.value in {"text", "content", "body"} for n in descendants(exc))
+    return any(type(n) is cst.Attribute and n.attr.value in {"text", "content", "body"} for n in descendants(exc))
 
 
 def _own_class(written: str, ctx: FileContext) -> bool:
@@ -943,7 +943,7 @@ def _caught_inside(fn: FunctionFacts, outer: cst.Try, fact: RaiseFact, short: st
     """Is the raise caught by a `try` nested in `outer`'s body before it gets there?"""
     for other in fn.handlers:
         inner = other.try_node
-        if inner is outer or not isinstance(inner, cst.Try) or not lies_within(outer.body, inner) or not lies_within(inner.body, fact.node):
+        if inner is outer or type(inner) is not cst.Try or not lies_within(outer.body, inner) or not lies_within(inner.body, fact.node):
             continue
         if catches(try_guard(inner, _clauses(fn, inner)), short):
             return True
@@ -975,7 +975,7 @@ def reports_partial_success(fn: FunctionFacts, handler: Handler | None, value: c
         return False
     if _reports_collected_items(fn, handler, value) or degrades(fn, handler):
         return True
-    doc = fn.node.get_docstring(clean=False) if isinstance(fn.node, cst.FunctionDef) else None
+    doc = fn.node.get_docstring(clean=False) if type(fn.node) is cst.FunctionDef else None
     if doc and _NOT_RAISED.search(doc):
         return True
     return bool(_PARTIAL_WORDS.search(" ".join(_literal_words(value, handler, ctx, 0))))
@@ -999,35 +999,35 @@ def degrades(fn: FunctionFacts, handler: Handler) -> bool:
     assigned_here = {
         target.target.value
         for node in descendants(body, into_scopes=False)
-        if isinstance(node, cst.Assign)
+        if type(node) is cst.Assign
         for target in node.targets
-        if isinstance(target.target, cst.Name)
+        if type(target.target) is cst.Name
     }
     recorded: set[str] = set()
     for node in descendants(body, into_scopes=False):
-        if isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute) and node.func.attr.value in _COLLECTING_METHODS:
+        if type(node) is cst.Call and type(node.func) is cst.Attribute and node.func.attr.value in _COLLECTING_METHODS:
             recorded |= _root_names(node.func.value)
-        elif isinstance(node, cst.Assign) and dotted(node.value) == "True":
+        elif type(node) is cst.Assign and dotted(node.value) == "True":
             for target in node.targets:
-                key = target.target.attr.value if isinstance(target.target, cst.Attribute) else literal_text(target.target.slice[0].slice.value) if isinstance(target.target, cst.Subscript) and isinstance(target.target.slice[0].slice, cst.Index) else None
+                key = target.target.attr.value if type(target.target) is cst.Attribute else literal_text(target.target.slice[0].slice.value) if type(target.target) is cst.Subscript and type(target.target.slice[0].slice) is cst.Index else None
                 if key and _PARTIAL_MARK.search(key):
                     recorded |= _root_names(target.target)
     recorded -= assigned_here | {handler.name or ""}
     if not recorded:
         return False
-    if any(isinstance(node, cst.Continue) for node in descendants(body, into_scopes=False)):
+    if any(type(node) is cst.Continue for node in descendants(body, into_scopes=False)):
         return True
     return any(
-        isinstance(node, cst.Return) and node.value is not None and _names_in(node.value) & recorded
+        type(node) is cst.Return and node.value is not None and _names_in(node.value) & recorded
         for node in descendants(fn.node.body, into_scopes=False)
     )
 
 
 def _root_names(node: cst.BaseExpression) -> set[str]:
     """The local a receiver is reached from: `meta` of `meta.notes`, `result["warnings"]`."""
-    while isinstance(node, (cst.Attribute, cst.Subscript)):
+    while type(node) in (cst.Attribute, cst.Subscript):
         node = node.value
-    return {node.value} if isinstance(node, cst.Name) else set()
+    return {node.value} if type(node) is cst.Name else set()
 
 
 def _reports_collected_items(fn: FunctionFacts, handler: Handler, value: cst.BaseExpression) -> bool:
@@ -1037,14 +1037,14 @@ def _reports_collected_items(fn: FunctionFacts, handler: Handler, value: cst.Bas
     function's reply after the loop that the handler adds the failure to, reports them: the
     earlier items are done, so the call did not fail as a whole."""
     loop = next(
-        (node for node in descendants(fn.node.body, into_scopes=False) if isinstance(node, (cst.For, cst.While)) and lies_within(node.body, handler.try_node)),
+        (node for node in descendants(fn.node.body, into_scopes=False) if type(node) in (cst.For, cst.While) and lies_within(node.body, handler.try_node)),
         None,
     )
     if loop is None:
         # `try: for chunk in chunks: rows.extend(fetch(chunk)) except E: return {"error": ...,
         # "results": rows}`: the loop runs inside the `try`, and the reply hands on the rows the
         # earlier rounds collected (paid for, perhaps): a partial result, not a failed call.
-        inner = [node for node in descendants(handler.try_node.body, into_scopes=False) if isinstance(node, (cst.For, cst.While))]
+        inner = [node for node in descendants(handler.try_node.body, into_scopes=False) if type(node) in (cst.For, cst.While)]
         return any(_names_in(value) & _collected(node.body, exclude=None) for node in inner)
     succeeded = _collected(loop.body, exclude=handler.node)
     if not succeeded:
@@ -1057,7 +1057,7 @@ def _reports_collected_items(fn: FunctionFacts, handler: Handler, value: cst.Bas
     # The handler adds the failure to a collection; the function's reply after the loop sends
     # both what succeeded and what failed.
     return any(
-        isinstance(node, cst.Return) and node.value is not None and not lies_within(loop, node) and _names_in(node.value) & succeeded and _names_in(node.value) & failed
+        type(node) is cst.Return and node.value is not None and not lies_within(loop, node) and _names_in(node.value) & succeeded and _names_in(node.value) & failed
         for node in descendants(fn.node.body, into_scopes=False)
     )
 
@@ -1070,13 +1070,13 @@ def _collected(block: cst.CSTNode, exclude: cst.CSTNode | None) -> set[str]:
     for node in descendants(block, into_scopes=False):
         if id(node) in skipped:
             continue
-        if isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute) and node.func.attr.value in _COLLECTING_METHODS:
-            if isinstance(node.func.value, cst.Name):
+        if type(node) is cst.Call and type(node.func) is cst.Attribute and node.func.attr.value in _COLLECTING_METHODS:
+            if type(node.func.value) is cst.Name:
                 names.add(node.func.value.value)
-        elif isinstance(node, cst.AugAssign) and isinstance(node.target, cst.Name):
+        elif type(node) is cst.AugAssign and type(node.target) is cst.Name:
             names.add(node.target.value)
-        elif isinstance(node, cst.Assign):
-            names.update(t.target.value.value for t in node.targets if isinstance(t.target, cst.Subscript) and isinstance(t.target.value, cst.Name))
+        elif type(node) is cst.Assign:
+            names.update(t.target.value.value for t in node.targets if type(t.target) is cst.Subscript and type(t.target.value) is cst.Name)
     return names
 
 
@@ -1092,7 +1092,7 @@ def never_raises(fn: FunctionFacts) -> bool:
     or it is a status check taking no argument (`health_check()`, `ping()`): whoever calls it
     reads the status it returns, so a failure it reports is its answer. A fix there keeps the
     reply (without the exception's text) or is not offered; it never turns it into a raise."""
-    doc = fn.node.get_docstring(clean=False) if isinstance(fn.node, cst.FunctionDef) else None
+    doc = fn.node.get_docstring(clean=False) if type(fn.node) is cst.FunctionDef else None
     if doc and (_NOT_RAISED.search(doc) or _ALWAYS_RETURNS.search(doc)):
         return True
     if any(_NOT_RAISED.search(comment) or _ALWAYS_RETURNS.search(comment) for comment in _comments(fn.node)):
@@ -1104,26 +1104,26 @@ def _comments(function: cst.FunctionDef) -> Iterator[str]:
     """The comments written inside a function: on a block's opening line (`except ...:  #
     ...`), on lines of their own, and after a statement."""
     for node in descendants(function.body, into_scopes=False):
-        if isinstance(node, cst.IndentedBlock) and node.header.comment is not None:
+        if type(node) is cst.IndentedBlock and node.header.comment is not None:
             yield node.header.comment.value
         for line in getattr(node, "leading_lines", ()):
             if line.comment is not None:
                 yield line.comment.value
         trailing = getattr(node, "trailing_whitespace", None)
-        if isinstance(trailing, cst.TrailingWhitespace) and trailing.comment is not None:
+        if type(trailing) is cst.TrailingWhitespace and trailing.comment is not None:
             yield trailing.comment.value
 
 
 def _literal_words(value: cst.CSTNode, handler: Handler, ctx: FileContext, depth: int) -> Iterator[str]:
     """The literal text in `value`, and in the values of the handler's locals it reads."""
     for node in descendants(value, into_scopes=False):
-        if isinstance(node, cst.SimpleString):
+        if type(node) is cst.SimpleString:
             text = node.evaluated_value
             if isinstance(text, str):
                 yield text
-        elif isinstance(node, cst.FormattedStringText):
+        elif type(node) is cst.FormattedStringText:
             yield node.value
-        elif isinstance(node, cst.Name) and depth < 3:
+        elif type(node) is cst.Name and depth < 3:
             for statement in handler.node.body.body:
                 assigned = _assigned(statement, node.value)
                 if assigned is not None:
@@ -1136,18 +1136,18 @@ def raises_own_text(handler: Handler, ctx: FileContext) -> bool:
     functions around a builtin class such as ValueError (its builders' validation messages, for
     the model to correct its call with). Dropping that text drops the hint."""
     try_node = handler.try_node
-    if not isinstance(try_node, cst.Try) or not handler.caught:
+    if type(try_node) is not cst.Try or not handler.caught:
         return False
     caught = {name.rpartition(".")[2] for name in handler.caught}
     if caught & {"Exception", "BaseException"}:
         return False
     calls: list[cst.Call] = []
     for node in descendants(try_node.body, into_scopes=False):
-        if isinstance(node, cst.Raise) and isinstance(node.exc, cst.Call):
+        if type(node) is cst.Raise and type(node.exc) is cst.Call:
             raised = (dotted(node.exc.func) or "").rpartition(".")[2]
             if raised in caught:
                 return True
-        if isinstance(node, cst.Call):
+        if type(node) is cst.Call:
             calls.append(node)
     if not caught <= {"ValueError"}:
         return False
@@ -1157,7 +1157,7 @@ def raises_own_text(handler: Handler, ctx: FileContext) -> bool:
 
 
 def _raises_no_value_error(call: cst.Call) -> bool:
-    if isinstance(call.func, cst.Attribute) and call.func.attr.value in _CONTAINER_METHODS:
+    if type(call.func) is cst.Attribute and call.func.attr.value in _CONTAINER_METHODS:
         return True  # `requests.extend(built)`: a local list takes the built value
     return dotted(call.func) in _NEVER_RAISE_VALUE_ERROR
 
@@ -1179,11 +1179,11 @@ def composed_by_a_helper(handler: Handler, sink: cst.CSTNode, ctx: FileContext) 
     tainted = {handler.name}  # names holding the exception or text made of it
     composed: set[str] = set()  # names holding a helper's message made of it, or built from one
     for small in descendants(handler.node.body, into_scopes=False):
-        if not isinstance(small, (cst.Assign, cst.AnnAssign)) or small.value is None:
+        if type(small) not in (cst.Assign, cst.AnnAssign) or small.value is None:
             continue
         read = _names_in(small.value)
-        targets = [t.target for t in small.targets] if isinstance(small, cst.Assign) else [small.target]
-        bound = {n.value for target in targets for n in descendants(target) if isinstance(n, cst.Name)}
+        targets = [t.target for t in small.targets] if type(small) is cst.Assign else [small.target]
+        bound = {n.value for target in targets for n in descendants(target) if type(n) is cst.Name}
         if read & composed:
             composed |= bound
             continue
@@ -1205,17 +1205,17 @@ def written_across_branches(fn: FunctionFacts, value: cst.BaseExpression) -> boo
     """`error_response["message"] = ...` in each branch, then `return error_response`: the local
     returned is written item by item after it is built, so its message depends on the branch
     taken (a rewrite of the return from its first value would leave those writes dead)."""
-    if not isinstance(value, cst.Name):
+    if type(value) is not cst.Name:
         return False
     for node in descendants(fn.node.body, into_scopes=False):
-        if isinstance(node, (cst.Assign, cst.AugAssign)):
-            targets = [t.target for t in node.targets] if isinstance(node, cst.Assign) else [node.target]
+        if type(node) in (cst.Assign, cst.AugAssign):
+            targets = [t.target for t in node.targets] if type(node) is cst.Assign else [node.target]
             for target in targets:
-                if isinstance(target, cst.Subscript) and isinstance(target.value, cst.Name) and target.value.value == value.value:
+                if type(target) is cst.Subscript and type(target.value) is cst.Name and target.value.value == value.value:
                     return True
-        elif isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute) and node.func.attr.value in {"update", "setdefault"}:
+        elif type(node) is cst.Call and type(node.func) is cst.Attribute and node.func.attr.value in {"update", "setdefault"}:
             receiver = node.func.value
-            if isinstance(receiver, cst.Name) and receiver.value == value.value:
+            if type(receiver) is cst.Name and receiver.value == value.value:
                 return True
     return False
 
@@ -1230,19 +1230,19 @@ def dead_unpacking(handler: Handler, sink: cst.CSTNode, replacement: str, ctx: F
     still_read = set(re.findall(r"[A-Za-z_]\w*", replacement))
     edits: list[Edit] = []
     for statement in handler.node.body.body:
-        if not isinstance(statement, cst.SimpleStatementLine) or len(statement.body) != 1:
+        if type(statement) is not cst.SimpleStatementLine or len(statement.body) != 1:
             continue
         small = statement.body[0]
-        if not isinstance(small, cst.Assign) or len(small.targets) != 1 or not isinstance(small.value, (cst.Call, cst.Await)):
+        if type(small) is not cst.Assign or len(small.targets) != 1 or type(small.value) not in (cst.Call, cst.Await):
             continue
-        call = small.value.expression if isinstance(small.value, cst.Await) else small.value
-        if not isinstance(call, cst.Call) or is_project_log_call(call) or not _helper_call(call, ctx):
+        call = small.value.expression if type(small.value) is cst.Await else small.value
+        if type(call) is not cst.Call or is_project_log_call(call) or not _helper_call(call, ctx):
             continue
-        if [a.value.value for a in call.args if isinstance(a.value, cst.Name)] != [handler.name] or len(call.args) != 1:
+        if [a.value.value for a in call.args if type(a.value) is cst.Name] != [handler.name] or len(call.args) != 1:
             continue
         target = small.targets[0].target
-        names = [n.value for n in descendants(target) if isinstance(n, cst.Name)]
-        if not isinstance(target, (cst.Tuple, cst.Name)) or not names or set(names) & still_read:
+        names = [n.value for n in descendants(target) if type(n) is cst.Name]
+        if type(target) not in (cst.Tuple, cst.Name) or not names or set(names) & still_read:
             continue
         if any(_reads(handler, name, [sink, small.targets[0]]) for name in names):
             continue
@@ -1268,7 +1268,7 @@ def runs_a_handed_function(handler: Handler, fn: FunctionFacts, ctx: FileContext
     handed = set(fn.params) | (set(outer.params) if outer is not None else set())
     rebound = set(fn.local_names) - set(fn.params)
     for node in descendants(handler.try_node.body, into_scopes=False):
-        if isinstance(node, cst.Call) and isinstance(node.func, cst.Name) and node.func.value in handed - rebound:
+        if type(node) is cst.Call and type(node.func) is cst.Name and node.func.value in handed - rebound:
             return True
     return False
 
@@ -1281,7 +1281,7 @@ def evaluates_a_parameter(handler: Handler, fn: FunctionFacts) -> bool:
     if not params:
         return False
     for node in descendants(handler.try_node.body, into_scopes=False):
-        if not isinstance(node, cst.Call):
+        if type(node) is not cst.Call:
             continue
         name = dotted(node.func)
         if name is None or name.rpartition(".")[2] not in _EVALUATORS:
@@ -1294,10 +1294,10 @@ def evaluates_a_parameter(handler: Handler, fn: FunctionFacts) -> bool:
 def _is_parameter(value: cst.BaseExpression, params: set[str]) -> bool:
     """The argument as the caller wrote it: the parameter, or it wrapped in a call (`text(sql)`);
     not a value selected by it (`QUERIES[name]` is the server's own query)."""
-    if isinstance(value, cst.Name):
+    if type(value) is cst.Name:
         return value.value in params
-    if isinstance(value, cst.Call):
-        return any(isinstance(a.value, cst.Name) and a.value.value in params for a in value.args)
+    if type(value) is cst.Call:
+        return any(type(a.value) is cst.Name and a.value.value in params for a in value.args)
     return False
 
 
@@ -1313,9 +1313,9 @@ _EMPTY_ANSWER = lazy_compile(
 def reports_an_empty_answer(value: cst.BaseExpression) -> bool:
     """Does the returned text say a collection is empty (see `_EMPTY_ANSWER`)?"""
     words = " ".join(
-        node.evaluated_value if isinstance(node, cst.SimpleString) else node.value
+        node.evaluated_value if type(node) is cst.SimpleString else node.value
         for node in descendants(value, into_scopes=False)
-        if isinstance(node, (cst.SimpleString, cst.FormattedStringText)) and (not isinstance(node, cst.SimpleString) or isinstance(node.evaluated_value, str))
+        if type(node) in (cst.SimpleString, cst.FormattedStringText) and (type(node) is not cst.SimpleString or isinstance(node.evaluated_value, str))
     )
     return bool(_EMPTY_ANSWER.search(words.strip()))
 
@@ -1326,7 +1326,7 @@ def only_reports(fn: FunctionFacts, clause: cst.ExceptHandler) -> bool:
     more (rolls state back: assigns an attribute, an item or `del`s one, closes or disconnects;
     retries: `continue`, a sleep, or falls off its end inside a loop) would skip that work for
     the classes let through; such a clause gets no pass-through."""
-    body = clause.body.body if isinstance(clause.body, cst.IndentedBlock) else ()
+    body = clause.body.body if type(clause.body) is cst.IndentedBlock else ()
     if not _statements_report(body):
         return False
     ends = bool(body) and _leaves(body[-1])
@@ -1335,16 +1335,16 @@ def only_reports(fn: FunctionFacts, clause: cst.ExceptHandler) -> bool:
 
 def _statements_report(statements) -> bool:  # type: ignore[no-untyped-def]
     for statement in statements:
-        if isinstance(statement, cst.If):
+        if type(statement) is cst.If:
             branches: list = [statement.body.body]
             orelse = statement.orelse
             while orelse is not None:
                 branches.append(orelse.body.body)
-                orelse = orelse.orelse if isinstance(orelse, cst.If) else None
+                orelse = orelse.orelse if type(orelse) is cst.If else None
             if not all(_statements_report(branch) for branch in branches):
                 return False
             continue
-        if not isinstance(statement, cst.SimpleStatementLine):
+        if type(statement) is not cst.SimpleStatementLine:
             return False  # a loop, a `with`, a nested `try`: work beyond a report
         if not all(reports_only(small) for small in statement.body):
             return False
@@ -1353,14 +1353,14 @@ def _statements_report(statements) -> bool:  # type: ignore[no-untyped-def]
 
 def _leaves(statement: cst.CSTNode) -> bool:
     """Whether the clause's last statement leaves it (a return or raise), not falling through."""
-    if isinstance(statement, cst.SimpleStatementLine):
-        return isinstance(statement.body[-1], (cst.Return, cst.Raise))
-    if isinstance(statement, cst.If) and statement.orelse is not None:
-        last = statement.orelse.body.body[-1:] if not isinstance(statement.orelse, cst.If) else [statement.orelse]
+    if type(statement) is cst.SimpleStatementLine:
+        return type(statement.body[-1]) in (cst.Return, cst.Raise)
+    if type(statement) is cst.If and statement.orelse is not None:
+        last = statement.orelse.body.body[-1:] if type(statement.orelse) is not cst.If else [statement.orelse]
         return bool(statement.body.body) and _leaves(statement.body.body[-1]) and bool(last) and _leaves(last[0])
     return False
 
 
 def _in_a_loop(fn: FunctionFacts, clause: cst.ExceptHandler) -> bool:
     """Whether the clause sits in a loop of the function (falling off its end runs the loop again)."""
-    return any(isinstance(node, (cst.For, cst.While)) and lies_within(node.body, clause) for node in descendants(fn.node.body))
+    return any(type(node) in (cst.For, cst.While) and lies_within(node.body, clause) for node in descendants(fn.node.body))

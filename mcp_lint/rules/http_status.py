@@ -110,17 +110,17 @@ def raises_status_uncaught(body: cst.CSTNode) -> bool:
 
 
 def _uncaught_status(node: cst.CSTNode) -> bool:
-    if isinstance(node, (cst.Try, cst.TryStar)):
+    if type(node) in (cst.Try, cst.TryStar):
         # Its body's status errors may be caught and turned into something else: not counted.
         rest = [*node.handlers, node.orelse, node.finalbody]
         return any(_uncaught_status(part) for part in rest if part is not None)
-    if isinstance(node, (cst.FunctionDef, cst.Lambda, cst.ClassDef)):
+    if type(node) in (cst.FunctionDef, cst.Lambda, cst.ClassDef):
         return False  # defined here, not run by calling the helper
     return _raises_for_status(node) or any(_uncaught_status(child) for child in node.children)
 
 
 def _raises_for_status(node: cst.CSTNode) -> bool:
-    return isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute) and node.func.attr.value == "raise_for_status"
+    return type(node) is cst.Call and type(node.func) is cst.Attribute and node.func.attr.value == "raise_for_status"
 
 
 def _named(library: _Library, aliases: AliasTable) -> str | None:

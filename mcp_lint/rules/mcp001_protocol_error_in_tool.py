@@ -48,9 +48,9 @@ from mcp_lint.vocabulary import UNKNOWN_TOOL
 def _code_text(expr: cst.BaseExpression | None) -> str:
     if expr is None:
         return ""
-    if isinstance(expr, cst.Integer):
+    if type(expr) is cst.Integer:
         return expr.value
-    if isinstance(expr, cst.UnaryOperation) and isinstance(expr.operator, cst.Minus) and isinstance(expr.expression, cst.Integer):
+    if type(expr) is cst.UnaryOperation and type(expr.operator) is cst.Minus and type(expr.expression) is cst.Integer:
         return "-" + expr.expression.value
     return last_name(dotted(expr) or "")
 
@@ -67,7 +67,7 @@ def _is_legitimate_code(code: str) -> bool:
 def _unpack_protocol_error(call: cst.Call, ctx: FileContext) -> tuple[str, cst.BaseExpression | None, str]:
     """(api, message expression, code) of McpError(ErrorData(...)) / MCPError(code, message)."""
     first = arg(call, 0, "error")
-    if isinstance(first, cst.Call) and (ctx.model.aliases.resolve(first.func) in ERROR_DATA_CLASSES or last_name(dotted(first.func) or "") == "ErrorData"):
+    if type(first) is cst.Call and (ctx.model.aliases.resolve(first.func) in ERROR_DATA_CLASSES or last_name(dotted(first.func) or "") == "ErrorData"):
         return "v1", arg(first, 1, "message"), _code_text(arg(first, 0, "code"))
     return "v2", arg(call, 1, "message"), _code_text(arg(call, 0, "code"))
 
@@ -170,10 +170,10 @@ def note(note_id: str) -> str:
     def check(self, fn: FunctionFacts, ctx: FileContext) -> Iterable[Latent]:
         for fact in fn.raises:
             exc = fact.node.exc
-            if isinstance(exc, cst.Name):
+            if type(exc) is cst.Name:
                 # `err = McpError(...)` then `raise err`: the local's one value is what is raised.
                 exc = fn.value_of(exc)
-            if not isinstance(exc, cst.Call):
+            if type(exc) is not cst.Call:
                 continue
             factory = self._factory_raise(fn, fact, exc, ctx)
             if factory is not None:
@@ -208,7 +208,7 @@ def note(note_id: str) -> str:
             yield self.latent(ctx, fact.node, variant="raise", route="raise", payload=payload)
         for ret in fn.returns:
             value = ret.node.value
-            if isinstance(value, cst.Call) and (
+            if type(value) is cst.Call and (
                 ctx.model.aliases.resolve(value.func) in ERROR_DATA_CLASSES
             ):
                 message = arg(value, 1, "message")
@@ -226,7 +226,7 @@ def note(note_id: str) -> str:
                     msg=ctx.source(message) if message is not None else "",
                 )
                 yield self.latent(ctx, ret.node, variant="return", route="return", payload=payload)
-            elif isinstance(_serialized(value, fn, ctx), cst.Dict) and _is_jsonrpc_error_dict(_serialized(value, fn, ctx)):
+            elif type(_serialized(value, fn, ctx)) is cst.Dict and _is_jsonrpc_error_dict(_serialized(value, fn, ctx)):
                 payload = ProtocolError(
                     cls="a JSON-RPC error object", api="dict", what="a failure of its own execution", stmt=node_span(ctx, ret.node), unknown_tool=False
                 )
@@ -258,7 +258,7 @@ def note(note_id: str) -> str:
             return None
         positional = [a.value for a in exc.args if not a.star]
         text = next((t for t in (literal_text(fn.value_of(v)) for v in positional) if t is not None), None)
-        code = next((_code_text(v) for v in positional if isinstance(v, (cst.Integer, cst.UnaryOperation)) or _code_text(v) in ERROR_CODE_NAMES), "")
+        code = next((_code_text(v) for v in positional if type(v) in (cst.Integer, cst.UnaryOperation) or _code_text(v) in ERROR_CODE_NAMES), "")
         if _is_legitimate_code(code):
             return None
         payload = ProtocolError(
@@ -297,7 +297,7 @@ def note(note_id: str) -> str:
             built_by = qualified
         positional = [a.value for a in exc.args if not a.star]
         text = next((t for t in (literal_text(v) for v in positional) if t is not None), None)
-        code = next((_code_text(v) for v in positional if isinstance(v, (cst.Integer, cst.UnaryOperation)) or _code_text(v) in ERROR_CODE_NAMES), "")
+        code = next((_code_text(v) for v in positional if type(v) in (cst.Integer, cst.UnaryOperation) or _code_text(v) in ERROR_CODE_NAMES), "")
         if _is_legitimate_code(code):
             return None
         payload = ProtocolError(
@@ -417,17 +417,17 @@ def _payload(latent: Latent) -> ProtocolError:
 def _is_jsonrpc_error_dict(node: cst.Dict) -> bool:
     keys = {}
     for element in node.elements:
-        if isinstance(element, cst.DictElement) and isinstance(element.key, cst.SimpleString):
+        if type(element) is cst.DictElement and type(element.key) is cst.SimpleString:
             keys[element.key.evaluated_value] = element.value
     if keys.get("jsonrpc") is not None and "error" in keys:
         return True
     inner = keys.get("error")
-    if isinstance(inner, cst.Dict):
+    if type(inner) is cst.Dict:
         inner_keys = {
-            e.key.evaluated_value for e in inner.elements if isinstance(e, cst.DictElement) and isinstance(e.key, cst.SimpleString)
+            e.key.evaluated_value for e in inner.elements if type(e) is cst.DictElement and type(e.key) is cst.SimpleString
         }
-        code = next((e.value for e in inner.elements if isinstance(e, cst.DictElement) and isinstance(e.key, cst.SimpleString) and e.key.evaluated_value == "code"), None)
-        return {"code", "message"} <= inner_keys and isinstance(code, cst.UnaryOperation)
+        code = next((e.value for e in inner.elements if type(e) is cst.DictElement and type(e.key) is cst.SimpleString and e.key.evaluated_value == "code"), None)
+        return {"code", "message"} <= inner_keys and type(code) is cst.UnaryOperation
     return False
 
 
@@ -462,6 +462,6 @@ def _serialized(value: cst.BaseExpression | None, fn: FunctionFacts, ctx: FileCo
     if value is None:
         return None
     value = fn.value_of(value)
-    if isinstance(value, cst.Call) and ctx.model.aliases.resolve(value.func) == "json.dumps" and value.args:
+    if type(value) is cst.Call and ctx.model.aliases.resolve(value.func) == "json.dumps" and value.args:
         return fn.value_of(value.args[0].value)
     return value

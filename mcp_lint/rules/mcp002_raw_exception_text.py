@@ -134,21 +134,21 @@ def _text_slot(value: cst.BaseExpression, holds: Callable[[cst.CSTNode], bool]) 
     """The item of a returned dict (keyword of a returned object, element of a returned tuple)
     that holds the text: `{"error": str(e), "rows": []}` -> "error". A caller that returns only
     other items (`r["rows"]`) does not send it; "" when the text is not in one item."""
-    while isinstance(value, cst.Await):
+    while type(value) is cst.Await:
         value = value.expression
-    if isinstance(value, cst.Dict):
+    if type(value) is cst.Dict:
         for element in value.elements:
-            if isinstance(element, cst.DictElement) and isinstance(element.key, cst.SimpleString) and holds(element.value):
+            if type(element) is cst.DictElement and type(element.key) is cst.SimpleString and holds(element.value):
                 key = element.key.evaluated_value
                 return key if isinstance(key, str) else ""
-    elif isinstance(value, cst.Call):
+    elif type(value) is cst.Call:
         for argument in value.args:
             if argument.keyword is not None and holds(argument.value):
                 return argument.keyword.value
-    elif isinstance(value, cst.Tuple):
+    elif type(value) is cst.Tuple:
         # `return False, f"failed: {e}"`: a caller's `ok, message = helper()` takes element "#1".
         for index, element in enumerate(value.elements):
-            if not isinstance(element, cst.StarredElement) and holds(element.value):
+            if type(element) is not cst.StarredElement and holds(element.value):
                 return f"#{index}"
     return ""
 
@@ -169,7 +169,7 @@ def _with_flow(latent: Latent, fn: FunctionFacts, built: cst.BaseExpression, sen
     if source is None:
         return latent
     called = unwrap_await(built)
-    via = next((c.callee for c in fn.calls if c.node is called and c.callee), "") if isinstance(called, cst.Call) else ""
+    via = next((c.callee for c in fn.calls if c.node is called and c.callee), "") if type(called) is cst.Call else ""
     return replace(latent, flow=steps_between(fn.value_flow, source, sent, sink, ctx.range), flow_via=via)
 
 
@@ -197,9 +197,9 @@ def _built_in_local(handler: Handler, found: cst.CSTNode, sink: cst.CSTNode) -> 
     last assignment of it in the clause's body before the sending statement. Through a chain of
     locals (`msg = f"{e}"; body = json.dumps({"error": msg}); return body`) it is the first one,
     where the exception's text is put in: one flow, one finding, on the line that reads `e`."""
-    if isinstance(found, (cst.Attribute, cst.Subscript)) and isinstance(found.value, cst.Name) and found.value.value in handler.tainted:
+    if type(found) in (cst.Attribute, cst.Subscript) and type(found.value) is cst.Name and found.value.value in handler.tainted:
         found = found.value  # `reply.model_dump_json()`, `reply.error`, `info["error"]`: the text is the local's
-    if not isinstance(found, cst.Name) or found.value not in handler.tainted or found.value == handler.name:
+    if type(found) is not cst.Name or found.value not in handler.tainted or found.value == handler.name:
         return None
     assign = _last_assignment(handler, found.value, sink)
     if assign is None:
@@ -220,9 +220,9 @@ def _last_assignment(handler: Handler, name: str, before: cst.CSTNode) -> cst.As
         if node is before:
             break
         if (
-            isinstance(node, cst.Assign)
+            type(node) is cst.Assign
             and len(node.targets) == 1
-            and isinstance(node.targets[0].target, cst.Name)
+            and type(node.targets[0].target) is cst.Name
             and node.targets[0].target.value == name
             and find_exception_text(node.value, handler) is not None
         ):
@@ -256,12 +256,12 @@ def _narrowed_to_own_class(conditions: Sequence[cst.BaseExpression], param: str,
     package: the text is the project's own message (as for `except ConfigError as e`)."""
     top = ctx.model.module.split(".")[0]
     for condition in conjuncts(conditions):
-        if not (isinstance(condition, cst.Call) and dotted(condition.func) == "isinstance" and len(condition.args) == 2):
+        if not (type(condition) is cst.Call and dotted(condition.func) == "isinstance" and len(condition.args) == 2):
             continue
         if dotted(condition.args[0].value) != param:
             continue
         classes = condition.args[1].value
-        names = [e.value for e in classes.elements] if isinstance(classes, cst.Tuple) else [classes]
+        names = [e.value for e in classes.elements] if type(classes) is cst.Tuple else [classes]
         names = [module_class_alias(n, ctx) or n for n in names]  # `SCOPE_ERROR = ScopeError` at module level
         owned = [project_class(n, ctx) for n in names]
         relative = ctx.model.aliases.relative_names
@@ -276,7 +276,7 @@ def module_class_alias(name: cst.BaseExpression, ctx: FileContext) -> cst.BaseEx
     """`ScopeError` for `SCOPE_ERROR`, a module-level name every assignment of which (at the top
     level, or in a top-level `try`/`if`, as `try: X = ScopeError / except ImportError: X = None`)
     binds one class name or None. None for any other name."""
-    if not isinstance(name, cst.Name):
+    if type(name) is not cst.Name:
         return None
     memo = ctx.memo.get("module_class_alias")
     if not isinstance(memo, dict):
@@ -289,21 +289,21 @@ def _module_class_aliases(module: cst.Module) -> dict[str, cst.BaseExpression]:
     blocks: list[Sequence[cst.CSTNode]] = [module.body]
     while blocks:
         for statement in blocks.pop():
-            if isinstance(statement, cst.Try):
+            if type(statement) is cst.Try:
                 blocks.extend([statement.body.body, *(h.body.body for h in statement.handlers)])
                 if statement.orelse is not None:
                     blocks.append(statement.orelse.body.body)
-            elif isinstance(statement, cst.If):
+            elif type(statement) is cst.If:
                 blocks.append(statement.body.body)
-                if isinstance(statement.orelse, cst.Else):
+                if type(statement.orelse) is cst.Else:
                     blocks.append(statement.orelse.body.body)
-            elif isinstance(statement, cst.SimpleStatementLine):
+            elif type(statement) is cst.SimpleStatementLine:
                 for small in statement.body:
-                    if isinstance(small, cst.Assign) and len(small.targets) == 1 and isinstance(small.targets[0].target, cst.Name):
+                    if type(small) is cst.Assign and len(small.targets) == 1 and type(small.targets[0].target) is cst.Name:
                         values.setdefault(small.targets[0].target.value, []).append(small.value)
     out: dict[str, cst.BaseExpression] = {}
     for key, bound in values.items():
-        classes = [v for v in bound if not (isinstance(v, cst.Name) and v.value == "None")]
+        classes = [v for v in bound if not (type(v) is cst.Name and v.value == "None")]
         names = {dotted(v) for v in classes}
         if len(names) == 1 and None not in names and last_name(next(iter(names)) or "")[:1].isupper():
             out[key] = classes[0]
@@ -463,7 +463,7 @@ async def get_forecast(city: str) -> str:
                     continue  # `if isinstance(e, OwnError): return e.message`: the project's own text
                 seen.add(id(node))
                 built = _built_in_local(handler, found, node)
-                if built is None and isinstance(found, cst.Name) and found.value in handler.tainted and found.value != handler.name:
+                if built is None and type(found) is cst.Name and found.value in handler.tainted and found.value != handler.name:
                     continue  # built by `+=`, in a container...: reported where it is built (text_flows)
                 if built is not None:
                     if id(built) in seen:
@@ -473,7 +473,7 @@ async def get_forecast(city: str) -> str:
                     handed is None
                     and built is not None
                     and variant == "return"
-                    and isinstance(found, cst.Name)
+                    and type(found) is cst.Name
                     and passes is None
                     and text_outside_helpers(built, handler, ctx) is None
                     and find_exception_text(value, handler, through_locals=False) is None
@@ -490,7 +490,7 @@ async def get_forecast(city: str) -> str:
                     payload = replace(payload, constructed=_constructed_with(value, {handler.name}, ctx))
                 if handed is not None:
                     payload = replace(payload, handed_to=handed)
-                elif built is not None and isinstance(found, cst.Name) and text_outside_helpers(built, handler, ctx) is None:
+                elif built is not None and type(found) is cst.Name and text_outside_helpers(built, handler, ctx) is None:
                     payload = replace(payload, text_from=exception_handed_to(fn, handler, built))
                 caught: tuple[str, ...] = ()
                 if passes is not None:
@@ -678,7 +678,7 @@ async def get_forecast(city: str) -> str:
                 names = names_in.get(id(node))
                 if names is None:
                     names = names_in[id(node)] = frozenset().union(*(_names_in(p) for p in probes))
-                if variant == "return" and isinstance(value, cst.Name) and value.value == param:
+                if variant == "return" and type(value) is cst.Name and value.value == param:
                     # `return exception` hands the object back whole (a finder of a cause in the
                     # chain): what the caller reads of it decides, not this return.
                     continue
@@ -712,7 +712,7 @@ async def get_forecast(city: str) -> str:
                         raised_only=not any(n is found for n in descendants(value)),
                     )
                 route = "raise" if variant.startswith("raise") else "text"
-                if variant == "raise-other" and isinstance(value, cst.Call):
+                if variant == "raise-other" and type(value) is cst.Call:
                     # `def _raise_for(e): raise ApiError(e.response.text)`: a raise of its class
                     # with the text, where a caller hands it a caught exception (as a factory's
                     # value a caller raises: the linker drops it where callers catch the class).
@@ -744,7 +744,7 @@ async def get_forecast(city: str) -> str:
             for _, value, _, caught_at in self._sinks(fn, handler, ctx)
             if not caught_at
             for node in descendants(value)
-            if isinstance(node, cst.Call)
+            if type(node) is cst.Call
         }
         for call in fn.calls:
             if call.callee is None or call.handler is None or not call.handler.within(handler):
@@ -753,12 +753,12 @@ async def get_forecast(city: str) -> str:
                 continue  # getattr(e, ...), logger.error(e), library calls
             positional = [a for a in call.node.args if a.keyword is None and not a.star]
             for index, argument in enumerate(positional):
-                if isinstance(argument.value, cst.Name) and argument.value.value == handler.name:
+                if type(argument.value) is cst.Name and argument.value.value == handler.name:
                     payload = RawText(
                         passes=True,
                         caught_quals=tuple(q for q in caught if q),
                         helper=call.callee,
-                        via_attribute=isinstance(call.node.func, cst.Attribute),
+                        via_attribute=type(call.node.func) is cst.Attribute,
                         sent=id(call.node) in sent,
                     )
                     yield self.latent(
@@ -767,7 +767,7 @@ async def get_forecast(city: str) -> str:
 
     def _raise_variant(self, fact: RaiseFact, exc: cst.BaseExpression, ctx: FileContext) -> str | None:
         """How a raise of `exc` (a constructor call) reaches the model, or None when it does not."""
-        if not isinstance(exc, cst.Call) or fact.caught_here(last_name(dotted(exc.func) or "")):
+        if type(exc) is not cst.Call or fact.caught_here(last_name(dotted(exc.func) or "")):
             return None  # caught again in this function: what happens there is checked there
         if is_tool_error_raise(exc, ctx):
             return "raise"
@@ -809,7 +809,7 @@ async def get_forecast(city: str) -> str:
             tool_args_only=handler.parses_parameters,
             parsed_params=parsed_params(handler, fn, ctx) if handler.parses_parameters else (),
             exc=_caught_label(handler),
-            traceback=isinstance(found, cst.Call),
+            traceback=type(found) is cst.Call,
             error_result=variant == "return" and is_error_result(sent, ctx),
             cls=last_name(raised_class(sent_call, ctx) or "") if variant == "raise-other" else "",
             # The statement that sends the text: a related location of the finding.
@@ -817,7 +817,7 @@ async def get_forecast(city: str) -> str:
             sent_how="" if object_kept else "returned" if variant == "return" else "raised",
         )
         raises = None
-        if variant != "return" and isinstance(sent_call, cst.Call):
+        if variant != "return" and type(sent_call) is cst.Call:
             # The linker drops it where every caller on the way catches this class.
             raises = last_name(dotted(sent_call.func) or "")
         # The fix rewrites the sending statement, which can say `from e` only inside the handler.
@@ -836,7 +836,7 @@ async def get_forecast(city: str) -> str:
             payload = replace(payload, status_kept=True)  # a status tuple stays returned: the fix raises nothing
         if fix is not None and handler.try_node is not None:
             payload = _with_try_context(payload, handler, fn, ctx)
-        if variant.startswith("raise") and isinstance(sent_call, cst.Call):
+        if variant.startswith("raise") and type(sent_call) is cst.Call:
             payload = replace(payload, raised=last_name(raised_class(sent_call, ctx) or ""))
         return _at_taken_text(self.latent(
             ctx,
@@ -864,7 +864,7 @@ async def get_forecast(city: str) -> str:
             if ret.handler is not None and ret.handler.within(handler) and ret.node.value is not None:
                 yield ret.node, ret.node.value, "return", ()
         for fact in fn.raises:
-            if fact.handler is None or not fact.handler.within(handler) or not isinstance(fact.node.exc, cst.Call):
+            if fact.handler is None or not fact.handler.within(handler) or type(fact.node.exc) is not cst.Call:
                 continue
             caught_at = _catching_sites(fact, last_name(dotted(fact.node.exc.func) or ""))
             # "raise-other" reaches the model only where the framework forwards exception text
@@ -879,7 +879,7 @@ async def get_forecast(city: str) -> str:
         yield from self._all_sinks(fn, ctx)
         for fact in fn.raises:
             exc = fact.node.exc
-            if fact.handler is None and isinstance(exc, cst.Call) and self._raise_variant(fact, exc, ctx) == "raise-other":
+            if fact.handler is None and type(exc) is cst.Call and self._raise_variant(fact, exc, ctx) == "raise-other":
                 yield fact.node, exc, "raise-other", fact.conditions
 
     def _all_sinks(self, fn: FunctionFacts, ctx: FileContext):
@@ -887,7 +887,7 @@ async def get_forecast(city: str) -> str:
             if ret.node.value is not None:
                 yield ret.node, ret.node.value, "return", ret.conditions
         for fact in fn.raises:
-            variant = _raise_variant(fact.node.exc, ctx) if isinstance(fact.node.exc, cst.Call) else ""
+            variant = _raise_variant(fact.node.exc, ctx) if type(fact.node.exc) is cst.Call else ""
             if variant in {"raise", "raise-protocol"}:
                 yield fact.node, fact.node.exc, variant, fact.conditions
 
@@ -939,12 +939,12 @@ async def get_forecast(city: str) -> str:
         the parameter holding the response, in a helper its callers hand a failed one."""
         payload = RawText(exc="upstream response", body=ctx.code(body), body_param=body_param)
         class_qual = ""
-        if variant == "raise-other" and isinstance(value, cst.Call):
+        if variant == "raise-other" and type(value) is cst.Call:
             cls = last_name(raised_class(value, ctx) or "")
             payload = replace(payload, cls=cls, raised=cls)
             class_qual = project_class(value.func, ctx) or ""
         raises = None
-        if variant.startswith("raise") and isinstance(value, cst.Call):
+        if variant.startswith("raise") and type(value) is cst.Call:
             raises = last_name(dotted(value.func) or "")  # the linker drops it where callers catch it
         route = "raise" if variant.startswith("raise") else "text"
         return self.latent(
@@ -967,7 +967,7 @@ async def get_forecast(city: str) -> str:
         for fact in fn.raises:
             exc = fact.node.exc
             outside = fact.handler is None or failed_replies_in(fact.handler)
-            if isinstance(exc, cst.Call) and outside and _raise_variant(exc, ctx) == "raise-other":
+            if type(exc) is cst.Call and outside and _raise_variant(exc, ctx) == "raise-other":
                 if self._raise_variant(fact, exc, ctx) == "raise-other":  # not caught again here
                     yield fact.node, exc, "raise-other", fact.conditions
 
@@ -988,7 +988,7 @@ async def get_forecast(city: str) -> str:
             tool_args_only=handler.parses_parameters,
             parsed_params=parsed_params(handler, fn, ctx) if handler.parses_parameters else (),
             exc=_caught_label(handler),
-            traceback=isinstance(found, cst.Call),
+            traceback=type(found) is cst.Call,
             error_result=variant == "return" and is_error_result(value, ctx),
             cls=last_name(raised_class(value, ctx) or "") if variant in {"raise-other", "raise-protocol"} else "",
             # Reported where the text is built: the statement that sends it is a related location.
@@ -998,12 +998,12 @@ async def get_forecast(city: str) -> str:
             raised=last_name(raised_class(value, ctx) or "") if variant.startswith("raise") else "",
         )
         raises = None
-        if built is not None and variant.startswith("raise") and isinstance(value, cst.Call):
+        if built is not None and variant.startswith("raise") and type(value) is cst.Call:
             # Reported where the text is built, not at the raise: the linker still needs the class
             # to drop it where every caller on the way catches it.
             raises = last_name(dotted(value.func) or "")
         # A project subclass of ToolError is delivered like ToolError (the linker knows bases).
-        class_qual = (project_class(value.func, ctx) or "") if variant == "raise-other" and isinstance(value, cst.Call) else ""
+        class_qual = (project_class(value.func, ctx) or "") if variant == "raise-other" and type(value) is cst.Call else ""
         # A gathered exception is one result of a batch: rewriting the return would drop the others.
         fix = _build_fix(ctx, fn, node, value, handler, variant, found) if handler is not fn.gathered else None
         if fix is _SKIPS_CLEANUP:
@@ -1192,12 +1192,12 @@ def _constructed_with(value: cst.BaseExpression, names: set[str], ctx: FileConte
     """(the class, the positions) where `value` constructs a project class handing it one of
     `names` whole (`ApiError(exc)`, `ApiError("lookup", resp)`), and no other argument holds text
     of them (`ApiError(f"...: {exc}")` takes the text in itself); None otherwise."""
-    if not isinstance(value, cst.Call):
+    if type(value) is not cst.Call:
         return None
     qual = project_class(value.func, ctx)
     if qual is None:
         return None
-    positions = tuple(i for i, a in enumerate(_positional(value)) if isinstance(a.value, cst.Name) and a.value.value in names)
+    positions = tuple(i for i, a in enumerate(_positional(value)) if type(a.value) is cst.Name and a.value.value in names)
     if not positions:
         return None
     whole = {id(a) for i, a in enumerate(_positional(value)) if i in positions}
@@ -1232,10 +1232,10 @@ def _line_of(node: cst.CSTNode, ctx: FileContext) -> int | None:
 def _whole_body(body: cst.CSTNode) -> bool:
     """Is `body` the reply's whole text (`resp.text`, `resp.content`, `resp.json()`), not a field
     picked from a decoded reply (`reply.get("error_text")`), which each branch may pick anew?"""
-    if isinstance(body, cst.Call):
+    if type(body) is cst.Call:
         body = body.func
-        return isinstance(body, cst.Attribute) and body.attr.value in {"json", "read", "decode"}
-    return isinstance(body, cst.Attribute) and body.attr.value in {"text", "content"}
+        return type(body) is cst.Attribute and body.attr.value in {"json", "read", "decode"}
+    return type(body) is cst.Attribute and body.attr.value in {"text", "content"}
 
 
 def _one_flow_per_local(groups: Iterable[tuple[Store, list[Latent]]], ctx: FileContext) -> Iterator[Latent]:
@@ -1273,7 +1273,7 @@ def _param_text_taken(fn: FunctionFacts, sink: cst.CSTNode, value: cst.BaseExpre
 
 def _project_calls_in(block: cst.CSTNode, fn: FunctionFacts, ctx: FileContext) -> tuple[str, ...]:
     """The qualified names of the project's functions called in `block` (a `try` body)."""
-    inside = {id(node) for node in descendants(block, into_scopes=False) if isinstance(node, cst.Call)}
+    inside = {id(node) for node in descendants(block, into_scopes=False) if type(node) is cst.Call}
     return tuple(dict.fromkeys(c.callee for c in fn.calls if c.callee and id(c.node) in inside and project_call(c.node, ctx)))
 
 
@@ -1313,10 +1313,10 @@ def _classes_built_from_parameters(handler: Handler, fn: FunctionFacts, ctx: Fil
     params = _every_parameter(fn.node) - {"self", "cls"}
     found: list[str] = []
     for node in descendants(handler.try_node.body, into_scopes=False):
-        if not isinstance(node, cst.Call) or not any(_from_parameter(a.value, params) for a in node.args):
+        if type(node) is not cst.Call or not any(_from_parameter(a.value, params) for a in node.args):
             continue
         func = node.func
-        if isinstance(func, cst.Attribute) and func.attr.value in _MODEL_BUILDERS:
+        if type(func) is cst.Attribute and func.attr.value in _MODEL_BUILDERS:
             func = func.value  # `Query.model_validate(args)` builds `Query`
         qual = project_class(func, ctx)
         if qual is not None and qual not in found:
@@ -1329,7 +1329,7 @@ def _every_parameter(node: cst.FunctionDef) -> set[str]:
     p = node.params
     found = {param.name.value for param in (*p.posonly_params, *p.params, *p.kwonly_params)}
     for star in (p.star_arg, p.star_kwarg):
-        if isinstance(star, cst.Param):
+        if type(star) is cst.Param:
             found.add(star.name.value)
     return found
 
@@ -1338,10 +1338,10 @@ _MODEL_BUILDERS = frozenset({"model_validate", "model_validate_json", "parse_obj
 
 
 def _from_parameter(value: cst.BaseExpression, params: set[str]) -> bool:
-    while isinstance(value, cst.Call) and isinstance(value.func, cst.Attribute):
+    while type(value) is cst.Call and type(value.func) is cst.Attribute:
         value = value.func.value  # `format.lower()`, `kind.strip().upper()`
     root = root_of(value)
-    return isinstance(root, cst.Name) and root.value in params
+    return type(root) is cst.Name and root.value in params
 
 
 def _author_text_caught(fix: FixSpec, payload: RawText, context: RenderContext) -> tuple[frozenset[str], str] | None:
@@ -1401,7 +1401,7 @@ _PASSED = lazy_compile(r"except \(?(\w+)[^:]*:\s*raise\b")
 def _calls_in(block: cst.CSTNode, fn: FunctionFacts) -> tuple[str, ...]:
     """The callees (as the call edges name them) of every call in `block`: which of them are the
     project's functions, through instances and typed parameters, the link step knows."""
-    inside = {id(node) for node in descendants(block, into_scopes=False) if isinstance(node, cst.Call)}
+    inside = {id(node) for node in descendants(block, into_scopes=False) if type(node) is cst.Call}
     return tuple(dict.fromkeys(c.callee for c in fn.calls if c.callee and id(c.node) in inside))
 
 
@@ -1412,7 +1412,7 @@ def _unresolved_methods(block: cst.CSTNode, fn: FunctionFacts) -> tuple[str, ...
     found = (
         node.func.attr.value
         for node in descendants(block, into_scopes=False)
-        if isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute) and id(node) not in resolved
+        if type(node) is cst.Call and type(node.func) is cst.Attribute and id(node) not in resolved
     )
     return tuple(dict.fromkeys(found))
 
@@ -1527,19 +1527,19 @@ def _naming_the_tool(fix: FixSpec, context: RenderContext) -> FixSpec | None:
 
 def _message_expr(value: cst.BaseExpression) -> cst.BaseExpression | None:
     """The expression holding the message text in a returned/raised value."""
-    while isinstance(value, cst.Await):
+    while type(value) is cst.Await:
         value = value.expression
-    if isinstance(value, (cst.List, cst.Tuple)) and len(value.elements) == 1:
+    if type(value) in (cst.List, cst.Tuple) and len(value.elements) == 1:
         return _message_expr(value.elements[0].value)
-    if isinstance(value, cst.Tuple):
+    if type(value) is cst.Tuple:
         # `return False, f"File {path} is not writeable: {e}"`: the text next to status flags.
         return _message_element([element.value for element in value.elements])
-    if isinstance(value, cst.Dict):
+    if type(value) is cst.Dict:
         return value  # the caller picks the entry (see _dict_message)
-    if isinstance(value, cst.Call) and isinstance(value.func, cst.Attribute) and value.func.attr.value == "format":
-        if isinstance(value.func.value, (cst.SimpleString, cst.ConcatenatedString)):
+    if type(value) is cst.Call and type(value.func) is cst.Attribute and value.func.attr.value == "format":
+        if type(value.func.value) in (cst.SimpleString, cst.ConcatenatedString):
             return value  # `"... {}".format(...)` is the message itself
-    if isinstance(value, cst.Call):
+    if type(value) is cst.Call:
         for argument in value.args:
             if argument.keyword is not None and argument.keyword.value in MESSAGE_KEYWORDS:
                 return argument.value
@@ -1549,7 +1549,7 @@ def _message_expr(value: cst.BaseExpression) -> cst.BaseExpression | None:
         positional = [a.value for a in value.args if a.keyword is None and not a.star]
         if positional:
             first = positional[0]
-            if literal_text(first) is not None or isinstance(first, cst.Name):
+            if literal_text(first) is not None or type(first) is cst.Name:
                 return first
             # `ApiError(resp.status_code, f"JSON parse error: {e}", body)`: the string argument.
             text = [p for p in positional if is_text(p)]
@@ -1566,19 +1566,19 @@ def _text_beside(value: cst.Call, message: cst.BaseExpression, handler: Handler,
 
 def _holds_text(expr: cst.BaseExpression, handler: Handler, sink: cst.CSTNode, ctx: FileContext) -> bool:
     """Is `expr` text: a string expression, `str(...)`, or a local the handler assigns one?"""
-    if isinstance(expr, cst.Name):
+    if type(expr) is cst.Name:
         found = local_value(handler, expr.value, sink, ctx)
         return found is not None and _holds_text(found[1], handler, sink, ctx)
-    if isinstance(expr, cst.Call):
+    if type(expr) is cst.Call:
         name = dotted(expr.func) or ""
-        return name in {"str", "repr"} or (isinstance(expr.func, cst.Attribute) and expr.func.attr.value in {"format", "join"})
+        return name in {"str", "repr"} or (type(expr.func) is cst.Attribute and expr.func.attr.value in {"format", "join"})
     return is_text(expr)
 
 
 def _message_element(elements: list[cst.BaseExpression]) -> cst.BaseExpression | None:
     """The one element of a returned tuple that holds text, beside flags and None."""
-    values = [e for e in elements if not (isinstance(e, cst.Name) and e.value in {"True", "False", "None"})]
-    values = [e for e in values if not isinstance(e, (cst.Integer, cst.Float))]
+    values = [e for e in elements if not (type(e) is cst.Name and e.value in {"True", "False", "None"})]
+    values = [e for e in values if type(e) not in (cst.Integer, cst.Float)]
     strings = [e for e in values if is_text(e)]
     if len(strings) == 1:
         return strings[0]
@@ -1619,7 +1619,7 @@ class _FixText:
         self.carriers = bound_from(self.handler, found, self.sink, self.ctx)
         message = self._from(_message_expr(value), 0)
         self._builder_advice(_unawaited(value))
-        if message is None and isinstance(found, cst.Name):
+        if message is None and type(found) is cst.Name:
             # The text went into a local that the value uses somewhere inside (`title=error_msg`).
             message = self._from(found, 0)
         if message is None:
@@ -1655,7 +1655,7 @@ class _FixText:
 
     def _add_hint(self, value: cst.BaseExpression) -> None:
         """One more sentence of the author's advice (each element of a list of them)."""
-        elements = [el.value for el in value.elements if isinstance(el, cst.Element)] if isinstance(value, (cst.List, cst.Tuple)) else [value]
+        elements = [el.value for el in value.elements if type(el) is cst.Element] if type(value) in (cst.List, cst.Tuple) else [value]
         for element in elements:
             sentence = Message.read(element, lambda node: self.ctx.range(node).start.line, self.ctx.code)
             if sentence is None or (self.hint is not None and not self.hint.add_sentence(sentence)):
@@ -1721,10 +1721,10 @@ class _FixText:
     def _from(self, expr: cst.BaseExpression | None, depth: int) -> Message | None:
         if expr is None or depth > 3:
             return None
-        if isinstance(expr, cst.Name):
+        if type(expr) is cst.Name:
             found = local_value(self.handler, expr.value, self.sink, self.ctx)
             return self._from(_message_expr(found[1]), depth + 1) if found is not None else None
-        if isinstance(expr, cst.Dict):
+        if type(expr) is cst.Dict:
             return self._dict_message(expr, depth)
         message = Message.read(expr, lambda node: self.ctx.range(node).start.line, self.ctx.code)
         if message is None:
@@ -1776,8 +1776,8 @@ class _FixText:
         elif is_project_log_call(call):
             # The project's own log function: its message is the argument that is text
             # (`log_with_request_id(ctx, "ERROR", f"Lookup of {key} failed: {e}")`).
-            positional = [p for p in positional if isinstance(p, (cst.FormattedString, cst.ConcatenatedString))][-1:] or [
-                p for p in positional if isinstance(p, cst.SimpleString)
+            positional = [p for p in positional if type(p) in (cst.FormattedString, cst.ConcatenatedString)][-1:] or [
+                p for p in positional if type(p) is cst.SimpleString
             ][-1:]
         if not positional:
             return None
@@ -1800,7 +1800,7 @@ class _FixText:
         # sentence beside it is the message.
         codes = {key for key in MESSAGE_KEYS if text_beside_a_code(items, key) is not None}
         for element in node.elements:
-            if not isinstance(element, cst.DictElement) or not isinstance(element.key, cst.SimpleString):
+            if type(element) is not cst.DictElement or type(element.key) is not cst.SimpleString:
                 continue
             key = element.key.evaluated_value
             if not isinstance(key, str):
@@ -1819,7 +1819,7 @@ class _FixText:
         # The author's advice under a hint key (what to check, what to call next) goes into the
         # message, after it: never in its place (it does not say what failed).
         for value in aside:
-            if isinstance(value, (cst.List, cst.Tuple)) or self.hint is not None:
+            if type(value) in (cst.List, cst.Tuple) or self.hint is not None:
                 self._add_hint(value)  # a second piece of advice is one more sentence, never dropped
             else:
                 self.hint = self._from(value, depth + 1)
@@ -1860,46 +1860,46 @@ def _attribute_tested(fn: FunctionFacts, conditions: tuple[cst.BaseExpression, .
 def _needs_attribute(test: cst.BaseExpression, name: str) -> str:
     """`hasattr(e, "a")`, `getattr(e, "a", None)` (a falsy default), `getattr(e, "a", None) ==
     429` / `in (...)` / `is not None`, or an `and` holding one: "a" (true only when e has it)."""
-    if isinstance(test, cst.BooleanOperation) and isinstance(test.operator, cst.And):
+    if type(test) is cst.BooleanOperation and type(test.operator) is cst.And:
         return _needs_attribute(test.left, name) or _needs_attribute(test.right, name)
-    if isinstance(test, cst.Comparison) and len(test.comparisons) == 1:
+    if type(test) is cst.Comparison and len(test.comparisons) == 1:
         target = test.comparisons[0]
         attr = _getattr_with_default(test.left, name)
         if not attr or _is_none(target.comparator):
-            return attr if attr and isinstance(target.operator, cst.IsNot) else ""
-        literal = isinstance(target.comparator, (cst.Integer, cst.SimpleString, cst.Tuple, cst.List, cst.Set))
-        return attr if literal and isinstance(target.operator, (cst.Equal, cst.In)) else ""
-    if isinstance(test, cst.Call) and dotted(test.func) == "hasattr" and len(test.args) == 2:
+            return attr if attr and type(target.operator) is cst.IsNot else ""
+        literal = type(target.comparator) in (cst.Integer, cst.SimpleString, cst.Tuple, cst.List, cst.Set)
+        return attr if literal and type(target.operator) in (cst.Equal, cst.In) else ""
+    if type(test) is cst.Call and dotted(test.func) == "hasattr" and len(test.args) == 2:
         return _attribute_argument(test, name)
     attr = _getattr_with_default(test, name)
-    default = test.args[2].value if attr and isinstance(test, cst.Call) else None
-    return attr if default is not None and (_is_none(default) or (isinstance(default, cst.Name) and default.value == "False")) else ""
+    default = test.args[2].value if attr and type(test) is cst.Call else None
+    return attr if default is not None and (_is_none(default) or (type(default) is cst.Name and default.value == "False")) else ""
 
 
 def _getattr_with_default(expr: cst.BaseExpression, name: str) -> str:
     """"a" for `getattr(e, "a", <default>)` on the exception `name`."""
-    if isinstance(expr, cst.Call) and dotted(expr.func) == "getattr" and len(expr.args) == 3:
+    if type(expr) is cst.Call and dotted(expr.func) == "getattr" and len(expr.args) == 3:
         return _attribute_argument(expr, name)
     return ""
 
 
 def _attribute_argument(call: cst.Call, name: str) -> str:
     target, attr = call.args[0].value, call.args[1].value
-    if isinstance(target, cst.Name) and target.value == name and isinstance(attr, cst.SimpleString):
+    if type(target) is cst.Name and target.value == name and type(attr) is cst.SimpleString:
         value = attr.evaluated_value
         return value if isinstance(value, str) else ""
     return ""
 
 
 def _is_none(expr: cst.BaseExpression) -> bool:
-    return isinstance(expr, cst.Name) and expr.value == "None"
+    return type(expr) is cst.Name and expr.value == "None"
 
 
 def _built_exception(fn: FunctionFacts, value: cst.BaseExpression) -> cst.Call | None:
     """The constructor call a function returns when it builds an object of a class (`return
     ApiError(msg)`, `err = ApiError(msg); return err`): an exception, where a caller raises it."""
     built = fn.value_of(value)
-    if isinstance(built, cst.Call) and last_name(dotted(built.func) or "")[:1].isupper():
+    if type(built) is cst.Call and last_name(dotted(built.func) or "")[:1].isupper():
         return built
     return None
 
@@ -1909,7 +1909,7 @@ def _constructed_here(fn: FunctionFacts, value: cst.BaseExpression, ctx: FileCon
     constructs (`return ApiError(...)`, `err = ApiError(...); return err`, `return cls(...)` in a
     classmethod of the module's class)."""
     built = unwrap_await(fn.value_of(value))
-    if not isinstance(built, cst.Call):
+    if type(built) is not cst.Call:
         return None
     if dotted(built.func) == "cls" and fn.class_name and fn.params[:1] == ("cls",):
         return built, f"{ctx.model.module}.{fn.class_name}" if ctx.model.module else fn.class_name
@@ -1920,7 +1920,7 @@ def _constructed_here(fn: FunctionFacts, value: cst.BaseExpression, ctx: FileCon
 def _message_values(fn: FunctionFacts, call: cst.Call) -> Iterator[cst.BaseExpression]:
     """The values of the locals a constructor is given (`msg = f"...{e}"; return ApiError(msg)`)."""
     for argument in call.args:
-        if isinstance(argument.value, cst.Name):
+        if type(argument.value) is cst.Name:
             value = fn.value_of(argument.value)
             if value is not argument.value:
                 yield value
@@ -1935,14 +1935,14 @@ def _names_in(value: cst.CSTNode) -> frozenset[str]:
 
 def _is_reference(expr: cst.BaseExpression) -> bool:
     """`page_id`, `args.project`, `params["id"]`: a value worth naming in the message."""
-    if isinstance(expr, cst.Subscript):
+    if type(expr) is cst.Subscript:
         return True
-    return isinstance(expr, (cst.Name, cst.Attribute)) and dotted(expr) not in {"None", "True", "False"}
+    return type(expr) in (cst.Name, cst.Attribute) and dotted(expr) not in {"None", "True", "False"}
 
 
 def _holds_a_payload(key: str, expr: cst.BaseExpression) -> bool:
     """`"body": resp_text`, `"image": image_b64`: an item whose key or value names a payload."""
-    return failure_words.is_bulky(key) or failure_words.is_bulky(last_name(dotted(expr) or "") if not isinstance(expr, cst.Subscript) else "")
+    return failure_words.is_bulky(key) or failure_words.is_bulky(last_name(dotted(expr) or "") if type(expr) is not cst.Subscript else "")
 
 
 _IDENTIFIER = lazy_compile(r"[A-Za-z_][A-Za-z0-9]*_[A-Za-z0-9_]*")
@@ -2050,7 +2050,7 @@ def _build_fix(
     indent = indent_of(ctx, node)
     cause = _cause(node, _innermost_handler(fn, node, handler), ctx)
     # A helper's own exception class stays (its callers may catch it); elsewhere ToolError.
-    raised = ctx.source(value.func) if variant == "raise-other" and isinstance(value, cst.Call) else PH_TOOL_ERROR
+    raised = ctx.source(value.func) if variant == "raise-other" and type(value) is cst.Call else PH_TOOL_ERROR
     plan = log_plan(handler, node, ctx)
     if partial and log_calls_before(handler, node, ctx):
         plan = replace(plan, add_call=False, edit=None)  # a warning logged as the author chose
@@ -2094,7 +2094,7 @@ def _build_fix(
             if plan.add_call:
                 start = Location(where.start.line, where.start.column + 1)
                 edits.append(Edit(start, start, f"{_log_call(message, indent, logger_style(ctx))}\n{indent}"))
-        elif isinstance(node, cst.Raise) and node.cause is None and cause:
+        elif type(node) is cst.Raise and node.cause is None and cause:
             edits.append(Edit(Location(where.end.line, where.end.column + 1), Location(where.end.line, where.end.column + 1), cause))
         replacement = ctx.code(node).replace(ctx.code(argument), written, 1) + cause
     else:
@@ -2162,13 +2162,13 @@ def _without_dead_branch(ctx: FileContext, fn: FunctionFacts, node: cst.CSTNode,
     ends in `return {"error": str(exc)}`: when the branch's return becomes the very raise the
     clause's last statement becomes, the branch is dead code (the same raise follows it), so
     its whole `if` goes instead. None when that is not so."""
-    body = handler.node.body.body if isinstance(handler.node.body, cst.IndentedBlock) else ()
-    branch = next((s for s in body if isinstance(s, cst.If) and _only_statement(s, node)), None)
+    body = handler.node.body.body if type(handler.node.body) is cst.IndentedBlock else ()
+    branch = next((s for s in body if type(s) is cst.If and _only_statement(s, node)), None)
     last = body[-1] if body else None
-    if branch is None or variant != "return" or not isinstance(last, cst.SimpleStatementLine) or last is branch:
+    if branch is None or variant != "return" or type(last) is not cst.SimpleStatementLine or last is branch:
         return None
     final = last.body[0] if len(last.body) == 1 else None
-    if not isinstance(final, cst.Return) or final.value is None or any(isinstance(n, (cst.Call, cst.Await)) for n in descendants(branch.test)):
+    if type(final) is not cst.Return or final.value is None or any(type(n) in (cst.Call, cst.Await) for n in descendants(branch.test)):
         return None
     found = exception_text_in(final.value, handler, ctx)
     other = _build_fix(ctx, fn, final, final.value, handler, "return", found) if found is not None else None
@@ -2186,10 +2186,10 @@ def _without_dead_branch(ctx: FileContext, fn: FunctionFacts, node: cst.CSTNode,
 def _only_statement(branch: cst.If, node: cst.CSTNode) -> bool:
     """Is `node` the one statement of the `if`'s body, with no `elif`/`else`?"""
     block = branch.body
-    if branch.orelse is not None or not isinstance(block, cst.IndentedBlock) or len(block.body) != 1:
+    if branch.orelse is not None or type(block) is not cst.IndentedBlock or len(block.body) != 1:
         return False
     line = block.body[0]
-    return isinstance(line, cst.SimpleStatementLine) and len(line.body) == 1 and line.body[0] is node
+    return type(line) is cst.SimpleStatementLine and len(line.body) == 1 and line.body[0] is node
 
 
 def _keep_the_decode_position(message: Message, handler: Handler) -> None:
@@ -2215,14 +2215,14 @@ def _fix_in_branch(
     author's words and hints stay, and the statement that sends `msg` is left as it is (with
     `from e` added). None when the message is not such a local."""
     name = _message_expr(value)
-    if not isinstance(name, cst.Name):
+    if type(name) is not cst.Name:
         return None
     assignments = [
         small
         for statement in descendants(handler.node.body, into_scopes=False)
-        if isinstance(statement, cst.SimpleStatementLine) and len(statement.body) == 1
+        if type(statement) is cst.SimpleStatementLine and len(statement.body) == 1
         for small in statement.body
-        if isinstance(small, cst.Assign) and len(small.targets) == 1 and isinstance(small.targets[0].target, cst.Name) and small.targets[0].target.value == name.value
+        if type(small) is cst.Assign and len(small.targets) == 1 and type(small.targets[0].target) is cst.Name and small.targets[0].target.value == name.value
     ]
     if len(assignments) < 2:
         return None  # one assignment: the message moves into the sending statement (see below)
@@ -2247,7 +2247,7 @@ def _fix_in_branch(
     if shown is None:
         return None
     where = ctx.range(node)
-    if isinstance(node, cst.Raise) and node.cause is None and handler.name:
+    if type(node) is cst.Raise and node.cause is None and handler.name:
         end = Location(where.end.line, where.end.column + 1)
         edits.append(Edit(end, end, f" from {handler.name}"))
     short = clip(" ".join(shown.as_fstring(" ").split()), 60)
@@ -2257,9 +2257,9 @@ def _fix_in_branch(
 def _status_message(value: cst.BaseExpression) -> cst.BaseExpression | None:
     """The message element of a returned status tuple (`return False, f"... {e}"`), which the
     fix rewrites in place: raising instead would make its callers' `if not ok:` branch dead."""
-    while isinstance(value, cst.Await):
+    while type(value) is cst.Await:
         value = value.expression
-    if not isinstance(value, cst.Tuple) or len(value.elements) < 2 or any(isinstance(e, cst.StarredElement) for e in value.elements):
+    if type(value) is not cst.Tuple or len(value.elements) < 2 or any(type(e) is cst.StarredElement for e in value.elements):
         return None
     message = _message_element([element.value for element in value.elements])
     return message if any(element.value is message for element in value.elements) else None
@@ -2316,7 +2316,7 @@ def _with_hint(message: Message, hint: Message | None) -> Message:
 
 
 def _unawaited(value: cst.BaseExpression) -> cst.BaseExpression:
-    while isinstance(value, cst.Await):
+    while type(value) is cst.Await:
         value = value.expression
     return value
 
@@ -2324,7 +2324,7 @@ def _unawaited(value: cst.BaseExpression) -> cst.BaseExpression:
 def _partial_message(value: cst.BaseExpression) -> cst.BaseExpression | None:
     """The text of a reply that reports a partial success, to rewrite in place: the returned
     string itself, or the one string of a returned tuple; None for other shapes."""
-    while isinstance(value, cst.Await):
+    while type(value) is cst.Await:
         value = value.expression
     if is_text(value):
         return value
@@ -2333,7 +2333,7 @@ def _partial_message(value: cst.BaseExpression) -> cst.BaseExpression | None:
 
 def _message_argument(value: cst.BaseExpression) -> cst.BaseExpression | None:
     """The message argument of a raised project exception built with other arguments too."""
-    if not isinstance(value, cst.Call) or len(value.args) < 2 or any(a.star for a in value.args):
+    if type(value) is not cst.Call or len(value.args) < 2 or any(a.star for a in value.args):
         return None
     message = _message_expr(value)
     return message if any(a.value is message for a in value.args) else None
@@ -2343,7 +2343,7 @@ def _let_through(fn: FunctionFacts, node: cst.CSTNode, ctx: FileContext) -> tupl
     """`except ToolError: raise` before each `except` of the function that would catch the raise
     replacing a return, and those clauses' sites (none when none would; None when one cannot be
     put there)."""
-    if not isinstance(node, cst.Return) or not raise_is_caught(fn, node, ctx):
+    if type(node) is not cst.Return or not raise_is_caught(fn, node, ctx):
         return [], ()
     through = toolerror_pass_through(fn, node, ctx)
     if through is None:
@@ -2392,8 +2392,8 @@ def _status_clause_first(
     the statements before it only log (fix review 12, #8: `logger.error(...)` first): those go
     into the added clause too, as the fix leaves them (`log_edit`: the traceback it adds). Also
     the class the added clause catches ("" when none is added)."""
-    body = handler.node.body.body if isinstance(handler.node.body, cst.IndentedBlock) else ()
-    if not body or not isinstance(body[-1], cst.SimpleStatementLine) or list(body[-1].body) != [node]:
+    body = handler.node.body.body if type(handler.node.body) is cst.IndentedBlock else ()
+    if not body or type(body[-1]) is not cst.SimpleStatementLine or list(body[-1].body) != [node]:
         return let_through, ""
     logs = [_logged_line(line, log_edit, ctx) for line in body[:-1]]
     if None in logs:
@@ -2416,10 +2416,10 @@ def _status_clause_first(
 def _logged_line(line: cst.BaseStatement, log_edit: Edit | None, ctx: FileContext) -> str | None:
     """A one-line statement of a clause that only logs (`logger.error(f"...: {e}")`), as the fix
     leaves it (with `log_edit` applied where it falls in the line); None for any other."""
-    if not isinstance(line, cst.SimpleStatementLine) or len(line.body) != 1 or not isinstance(line.body[0], cst.Expr):
+    if type(line) is not cst.SimpleStatementLine or len(line.body) != 1 or type(line.body[0]) is not cst.Expr:
         return None
     call = line.body[0].value
-    if not isinstance(call, cst.Call) or not is_log_call(call):
+    if type(call) is not cst.Call or not is_log_call(call):
         return None
     at = ctx.range(line.body[0])
     if at.start.line != at.end.line:
@@ -2465,7 +2465,7 @@ def _innermost_handler(fn: FunctionFacts, node: cst.CSTNode, handler: Handler) -
 
 def _cause(node: cst.CSTNode, handler: Handler, ctx: FileContext) -> str:
     """` from e`: the raise keeps the exception it replaces as its cause (the author's, if any)."""
-    if isinstance(node, cst.Raise) and node.cause is not None:
+    if type(node) is cst.Raise and node.cause is not None:
         return " " + ctx.code(node.cause).strip()
     return f" from {handler.name}" if handler.name else ""
 

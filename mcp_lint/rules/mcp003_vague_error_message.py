@@ -40,11 +40,11 @@ def _judged_text(expr: cst.BaseExpression, handler: Handler | None) -> tuple[str
     """(text with exception placeholders removed, whether exception text was there)."""
     from mcp_lint.model.message_text import literal_text
 
-    if isinstance(expr, cst.FormattedString) and handler is not None:
+    if type(expr) is cst.FormattedString and handler is not None:
         parts = []
         had_exception = False
         for part in expr.parts:
-            if isinstance(part, cst.FormattedStringText):
+            if type(part) is cst.FormattedStringText:
                 parts.append(part.value)
             elif find_exception_text(part.expression, handler) is not None:
                 had_exception = True
@@ -138,7 +138,7 @@ def refund(invoice_id: str, amount: float) -> str:
     def _messages(self, fn: FunctionFacts, ctx: FileContext) -> Iterator[tuple[cst.CSTNode, cst.BaseExpression, Handler | None, str]]:
         for fact in fn.raises:
             exc = fact.node.exc
-            if not isinstance(exc, cst.Call) or not exc.args:
+            if type(exc) is not cst.Call or not exc.args:
                 continue
             if fact.caught_here(last_name(dotted(exc.func) or "")):
                 continue  # caught in this function before it reaches anyone

@@ -35,19 +35,19 @@ def _params_changed(fn: FunctionFacts) -> frozenset[str]:
         return frozenset()
     out: set[str] = set()
     for stmt in walk_statements(fn.node.body, handlers=False):
-        if not isinstance(stmt, cst.SimpleStatementLine):
+        if type(stmt) is not cst.SimpleStatementLine:
             continue
         for small in stmt.body:
             targets: list[cst.BaseExpression] = []
-            if isinstance(small, (cst.Assign,)):
+            if type(small) in (cst.Assign,):
                 targets = [t.target for t in small.targets]
-            elif isinstance(small, (cst.AugAssign, cst.AnnAssign, cst.Del)):
+            elif type(small) in (cst.AugAssign, cst.AnnAssign, cst.Del):
                 targets = [small.target]
             for target in targets:
-                if isinstance(target, (cst.Subscript, cst.Attribute)) and (root := chain(target)) and root.split(".")[0] in params:
+                if type(target) in (cst.Subscript, cst.Attribute) and (root := chain(target)) and root.split(".")[0] in params:
                     out.add(root.split(".")[0])
             for node in walk(small):
-                if isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute) and node.func.attr.value in fx.CONTAINER_WRITES:
+                if type(node) is cst.Call and type(node.func) is cst.Attribute and node.func.attr.value in fx.CONTAINER_WRITES:
                     root = chain(node.func.value)
                     if root is not None and root.split(".")[0] in params:
                         out.add(root.split(".")[0])

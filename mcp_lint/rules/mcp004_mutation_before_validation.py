@@ -97,11 +97,11 @@ def _reads_and_files(node: cst.CSTNode) -> list[str]:
     of the calls that look at the file system (`Path(out).glob(...)`, `p.exists()`, `os.listdir(d)`)."""
     out = read_names(node)
     for inner in walk(node):
-        if isinstance(inner, cst.Call):
+        if type(inner) is cst.Call:
             out.extend(FILE + r for a in inner.args for r in read_names(a.value))
             if _reads_file_system(inner):
                 looked_at = [r for a in inner.args for r in read_names(a.value)]
-                if isinstance(inner.func, cst.Attribute):
+                if type(inner.func) is cst.Attribute:
                     looked_at.extend(read_names(inner.func.value))
                 out.extend(FS + r for r in looked_at)
                 out.extend(FILE + r for r in looked_at)
@@ -113,9 +113,9 @@ def _reads_and_files(node: cst.CSTNode) -> list[str]:
 def _joins_paths(value: cst.BaseExpression) -> bool:
     """Is the value a path made from others (`folder / name`, `os.path.join(folder, name)`,
     `Path(folder, name)`, `folder.joinpath(name)`)?"""
-    if isinstance(value, cst.BinaryOperation):
-        return isinstance(value.operator, cst.Divide) and not isinstance(value.left, (cst.Integer, cst.Float))
-    if isinstance(value, cst.Call):
+    if type(value) is cst.BinaryOperation:
+        return type(value.operator) is cst.Divide and type(value.left) not in (cst.Integer, cst.Float)
+    if type(value) is cst.Call:
         return last_name(dotted(value.func) or "") in fx.PATH_DERIVERS
     return False
 
@@ -124,7 +124,7 @@ def _reads_file_system(call: cst.Call) -> bool:
     name = dotted(call.func) or ""
     if name in fx.FILE_READ_CALLS or name.startswith(fx.FILE_READ_PREFIXES):
         return True
-    return isinstance(call.func, cst.Attribute) and call.func.attr.value in fx.FILE_READ_METHODS
+    return type(call.func) is cst.Attribute and call.func.attr.value in fx.FILE_READ_METHODS
 
 
 def _module_handles(ctx: FileContext) -> frozenset[str]:
@@ -180,9 +180,9 @@ def _overlaps(read: str, tainted: set[str]) -> bool:
 
 def _targets(target: cst.BaseExpression) -> list[str]:
     """What an assignment target binds or changes: `x`, `(a, b)`, `self.x`, `X` of `X[k]`."""
-    if isinstance(target, (cst.Tuple, cst.List)):
+    if type(target) in (cst.Tuple, cst.List):
         return [n for el in target.elements for n in _targets(el.value)]
-    if isinstance(target, cst.StarredElement):
+    if type(target) is cst.StarredElement:
         return _targets(target.value)
     name = chain(target)
     return [name] if name else []
@@ -192,9 +192,9 @@ def _chosen(target: cst.BaseExpression) -> list[str]:
     """The stores a conditional expression under an item target chooses between:
     `A` and `B` of `(A if c else B)[k] = v`."""
     base = target
-    while isinstance(base, (cst.Subscript, cst.Attribute)):
+    while type(base) in (cst.Subscript, cst.Attribute):
         base = base.value
-    if not isinstance(base, cst.IfExp):
+    if type(base) is not cst.IfExp:
         return []
     return [name for branch in (base.body, base.orelse) if (name := chain(branch))]
 
@@ -403,7 +403,7 @@ _CONVERSIONS = frozenset({"int", "float", "complex", "bool"})
 def _converts(expr: cst.CSTNode) -> bool:
     """Does the expression parse or convert a value (`int(count)`, `json.loads(text)`): an
     implicit check of what it is given, not the building of a reply?"""
-    return any(isinstance(n, cst.Call) and (_parses(n) or dotted(n.func) in _CONVERSIONS) for n in walk(expr))
+    return any(type(n) is cst.Call and (_parses(n) or dotted(n.func) in _CONVERSIONS) for n in walk(expr))
 
 
 def _repeats_an_earlier_check(steps: _Steps, check: _Step, mutation: _Step) -> bool:
@@ -411,7 +411,7 @@ def _repeats_an_earlier_check(steps: _Steps, check: _Step, mutation: _Step) -> b
     (`if not self.remote: raise ...` twice), over names the function never assigns? Then every
     call that reaches the mutation passed it once: the second copy cannot reject."""
     statement = check.statement
-    if not isinstance(statement, cst.If) or check.node is not statement.test:
+    if type(statement) is not cst.If or check.node is not statement.test:
         return False
     ctx = steps.ctx
     before = ctx.range(mutation.node).start.line
@@ -420,7 +420,7 @@ def _repeats_an_earlier_check(steps: _Steps, check: _Step, mutation: _Step) -> b
         return False
     assigned: set[str] | None = None
     for node in walk(steps.fn.node.body):
-        if not isinstance(node, cst.If) or node is statement or not _terminates(node.body) or not node.test.deep_equals(statement.test):
+        if type(node) is not cst.If or node is statement or not _terminates(node.body) or not node.test.deep_equals(statement.test):
             continue
         if ctx.range(node).start.line >= before:
             continue
@@ -436,14 +436,14 @@ def _sized(test: cst.BaseExpression, assigned: Mapping[str, cst.BaseExpression])
     `count > 0` for `count = len(items)`)."""
     out: set[str] = set()
     for node in walk(test):
-        if isinstance(node, cst.Name) and isinstance(value := assigned.get(node.value), cst.Call):
+        if type(node) is cst.Name and type(value := assigned.get(node.value)) is cst.Call:
             node = value  # `num_rows = len(values)`, then `num_rows > 0`
-        if isinstance(node, cst.Call) and isinstance(node.func, cst.Name) and node.func.value == "len" and node.args:
+        if type(node) is cst.Call and type(node.func) is cst.Name and node.func.value == "len" and node.args:
             out.update(n for n in read_names(node.args[0].value) if "." not in n)
-    bare = test.expression if isinstance(test, cst.UnaryOperation) and isinstance(test.operator, cst.Not) else test
-    if isinstance(bare, cst.Name):
+    bare = test.expression if type(test) is cst.UnaryOperation and type(test.operator) is cst.Not else test
+    if type(bare) is cst.Name:
         out.add(bare.value)
-    if isinstance(bare, cst.BooleanOperation):
+    if type(bare) is cst.BooleanOperation:
         for side in (bare.left, bare.right):
             out.update(_sized(side, assigned))
     return out
@@ -456,7 +456,7 @@ def _read_only_by_returns(steps: _Steps, names: frozenset[str]) -> bool:
     if reads is None:
         reads = memo[id(steps.fn.node)] = {}
         for stmt in walk_statements(steps.fn.node.body):
-            if not isinstance(stmt, cst.SimpleStatementLine):
+            if type(stmt) is not cst.SimpleStatementLine:
                 heads = [getattr(stmt, a) for a in ("test", "iter", "subject") if getattr(stmt, a, None) is not None]
                 heads += [item.item for item in getattr(stmt, "items", ())]
                 for head in heads:
@@ -464,8 +464,8 @@ def _read_only_by_returns(steps: _Steps, names: frozenset[str]) -> bool:
                         reads[name.split(".")[0]] = False
                 continue
             for small in stmt.body:
-                in_return = isinstance(small, cst.Return)
-                value = small.value if isinstance(small, (cst.Return, cst.Assign, cst.AnnAssign, cst.AugAssign, cst.Expr)) else small
+                in_return = type(small) is cst.Return
+                value = small.value if type(small) in (cst.Return, cst.Assign, cst.AnnAssign, cst.AugAssign, cst.Expr) else small
                 for name in read_names(value) if value is not None else ():
                     root = name.split(".")[0]
                     reads[root] = reads.get(root, True) and in_return
@@ -524,7 +524,7 @@ class _Steps:
     def finally_blocks(self) -> frozenset[int]:
         """The ids of the function's `finally` blocks (they run whatever happened: clean-up)."""
         if self._finals is None:
-            self._finals = frozenset(id(t.finalbody.body) for t in walk(self.fn.node) if isinstance(t, (cst.Try, cst.TryStar)) and t.finalbody is not None)
+            self._finals = frozenset(id(t.finalbody.body) for t in walk(self.fn.node) if type(t) in (cst.Try, cst.TryStar) and t.finalbody is not None)
         return self._finals
 
     def order(self) -> _Order:
@@ -543,35 +543,35 @@ class _Steps:
 
     # blocks
     def block(self, body: cst.BaseSuite, path: tuple[int, ...], owner: cst.CSTNode, exclusive: bool, guard: _Reads | None = None) -> None:
-        statements = body.body if isinstance(body, cst.IndentedBlock) else ()
+        statements = body.body if type(body) is cst.IndentedBlock else ()
         inner = (*path, id(body))
         self.blocks[id(body)] = _Block(id(owner), exclusive, _terminates(body), guard)
-        if isinstance(body, cst.SimpleStatementSuite):
+        if type(body) is cst.SimpleStatementSuite:
             self.simple(body.body, body, inner)  # type: ignore[arg-type]
             return
         for stmt in statements:
             self.statement(stmt, inner)
 
     def statement(self, stmt: cst.BaseStatement, path: tuple[int, ...]) -> None:
-        if isinstance(stmt, cst.SimpleStatementLine):
+        if type(stmt) is cst.SimpleStatementLine:
             self.simple(stmt.body, stmt, path)
-        elif isinstance(stmt, cst.If):
+        elif type(stmt) is cst.If:
             self.if_chain(stmt, path, [])
-        elif isinstance(stmt, (cst.For, cst.While)):
-            step = self.expression_step(stmt.iter if isinstance(stmt, cst.For) else stmt.test, stmt, path)
-            if isinstance(stmt, cst.For):
+        elif type(stmt) in (cst.For, cst.While):
+            step = self.expression_step(stmt.iter if type(stmt) is cst.For else stmt.test, stmt, path)
+            if type(stmt) is cst.For:
                 step.assigns.append(_Assign(_targets(stmt.target), _Reads([stmt.iter], files=True)))
-            guard = _Reads([stmt.iter if isinstance(stmt, cst.For) else stmt.test])
+            guard = _Reads([stmt.iter if type(stmt) is cst.For else stmt.test])
             self.block(stmt.body, path, stmt, False, guard)
             if stmt.orelse is not None:
                 self.block(stmt.orelse.body, path, stmt, False, guard)
-        elif isinstance(stmt, cst.With):
+        elif type(stmt) is cst.With:
             for item in stmt.items:
                 step = self.expression_step(item.item, stmt, path)
                 if item.asname is not None:
                     step.assigns.append(_Assign(_targets(item.asname.name), _Reads([item.item], files=True)))
             self.block(stmt.body, path, stmt, False)
-        elif isinstance(stmt, (cst.Try, cst.TryStar)):
+        elif type(stmt) in (cst.Try, cst.TryStar):
             # `except` clauses react to a failure: a raise there is not a check, a cleanup there
             # is not the mutation that came first.
             self.trying.append(stmt.handlers)
@@ -594,7 +594,7 @@ class _Steps:
                 self.block(stmt.orelse.body, path, stmt, False)
             if stmt.finalbody is not None:
                 self.block(stmt.finalbody.body, path, stmt, False)
-        elif isinstance(stmt, cst.Match):
+        elif type(stmt) is cst.Match:
             self.expression_step(stmt.subject, stmt, path)
             for case in stmt.cases:
                 if self.active and self.rejects(case.body):
@@ -610,7 +610,7 @@ class _Steps:
         whose changes are the names it assigns."""
         if not self.active:
             return
-        names = [n for stmt in (handler.body.body if isinstance(handler.body, cst.IndentedBlock) else ()) for n in _assigned_in(stmt)]
+        names = [n for stmt in (handler.body.body if type(handler.body) is cst.IndentedBlock else ()) for n in _assigned_in(stmt)]
         if not names:
             return
         self.blocks.setdefault(id(handler.body), _Block(id(owner), True, _terminates(handler.body)))
@@ -621,12 +621,12 @@ class _Steps:
         """Does the block end the call with an error? Not a raise that an enclosing `except` of
         this function takes and turns into something else than a failure of the call (an error
         entry for one item, then on to the next)."""
-        if isinstance(body, cst.SimpleStatementSuite):
+        if type(body) is cst.SimpleStatementSuite:
             smalls: list[cst.BaseSmallStatement] = list(body.body)
         else:
-            smalls = [s for stmt in body.body if isinstance(stmt, cst.SimpleStatementLine) for s in stmt.body]
+            smalls = [s for stmt in body.body if type(stmt) is cst.SimpleStatementLine for s in stmt.body]
         for small in smalls:
-            if isinstance(small, cst.Raise) and small.exc is not None:
+            if type(small) is cst.Raise and small.exc is not None:
                 if not self.absorbed(small):
                     return True
             elif _rejecting(small, self.ctx):
@@ -635,17 +635,17 @@ class _Steps:
 
     def rejection_in(self, body: cst.BaseSuite) -> cst.BaseSmallStatement | None:
         """The statement of an `except` clause's own block that ends the call with an error."""
-        smalls = list(body.body) if isinstance(body, cst.SimpleStatementSuite) else [s for stmt in body.body if isinstance(stmt, cst.SimpleStatementLine) for s in stmt.body]
+        smalls = list(body.body) if type(body) is cst.SimpleStatementSuite else [s for stmt in body.body if type(stmt) is cst.SimpleStatementLine for s in stmt.body]
         for small in smalls:
-            if isinstance(small, cst.Raise) and small.exc is not None and not self.absorbed(small):
+            if type(small) is cst.Raise and small.exc is not None and not self.absorbed(small):
                 return small
-            if isinstance(small, cst.Return) and small.value is not None and is_failure_value(small.value, self.ctx):
+            if type(small) is cst.Return and small.value is not None and is_failure_value(small.value, self.ctx):
                 return small
         return None
 
     def absorbed(self, raise_: cst.Raise) -> bool:
         """Is the raised exception caught by a clause around it that neither raises nor returns?"""
-        raised = last_name(dotted(raise_.exc.func if isinstance(raise_.exc, cst.Call) else raise_.exc) or "") if raise_.exc is not None else ""
+        raised = last_name(dotted(raise_.exc.func if type(raise_.exc) is cst.Call else raise_.exc) or "") if raise_.exc is not None else ""
         return self.absorbs(raised)
 
     def absorbs(self, raised: str) -> bool:
@@ -668,14 +668,14 @@ class _Steps:
         self.conditions.append(stmt.test)
         self.block(stmt.body, path, stmt, True, guard)
         self.conditions.pop()
-        if isinstance(stmt.orelse, cst.If):
+        if type(stmt.orelse) is cst.If:
             # `elif`: a block of the outer `if`, holding the inner one.
             orelse = stmt.orelse
             self.blocks[id(orelse)] = _Block(id(stmt), True, False, guard)
             self.conditions.append(cst.UnaryOperation(cst.Not(), stmt.test))
             self.if_chain(orelse, (*path, id(orelse)), tests)
             self.conditions.pop()
-        elif isinstance(stmt.orelse, cst.Else):
+        elif type(stmt.orelse) is cst.Else:
             self.conditions.append(cst.UnaryOperation(cst.Not(), stmt.test))
             if self.active and self.rejects(stmt.orelse.body):
                 check = _Step(stmt.orelse, stmt.orelse, (*path, id(stmt.orelse.body)), cfg=_first_statement(stmt.orelse.body))
@@ -701,16 +701,16 @@ class _Steps:
             self.active = True
         for small in smalls:
             step = _Step(small, statement, path, cfg=small)
-            if isinstance(small, cst.Global):
+            if type(small) is cst.Global:
                 self.globals.update(n.name.value for n in small.names)
-            elif isinstance(small, cst.Assert) and not self.absorbs("AssertionError"):
+            elif type(small) is cst.Assert and not self.absorbs("AssertionError"):
                 # A failed assert is a rejection, unless a clause around it takes it and goes
                 # on (an error entry for one item of a batch, then the next item).
                 step.check_reads = _Reads([small.test], files=True)
                 step.check_tests = (small.test,)
-            elif isinstance(small, (cst.Assign, cst.AnnAssign, cst.AugAssign)):
+            elif type(small) in (cst.Assign, cst.AnnAssign, cst.AugAssign):
                 self.assignment(small, step)
-            elif isinstance(small, cst.Del):
+            elif type(small) is cst.Del:
                 for target in _targets(small.target):
                     self.state_write(step, small, target, f"del {target}[...]")
             self.calls(statement, step)
@@ -724,16 +724,16 @@ class _Steps:
         unless a clause around it in this function takes the failure and goes on."""
         if not self.active or step.check_reads is not None or step.mutation is not None or step.helper_calls:
             return
-        value = small.value if isinstance(small, (cst.Assign, cst.AnnAssign, cst.Expr)) else None
+        value = small.value if type(small) in (cst.Assign, cst.AnnAssign, cst.Expr) else None
         if value is None:
             return
         params = set(self.fn.params) - {"self", "cls"}
         # Names a comprehension in the statement binds are its own (`{t["name"]: ... for t in rows}`).
-        bound = {n for node in walk(value) if isinstance(node, cst.CompFor) for n in _targets(node.target)}
+        bound = {n for node in walk(value) if type(node) is cst.CompFor for n in _targets(node.target)}
         parts = self.argument_parts(params) - bound
         params -= bound
         for node in walk(value):
-            if isinstance(node, cst.Subscript):
+            if type(node) is cst.Subscript:
                 # `title = outline["title"]`, `first = fields[0]`: a missing key or an empty list
                 # in the argument raises, unless the function tests for it (`"title" in outline`).
                 # Also in a part of an argument (`for slide in outline["slides"]: slide["type"]`).
@@ -741,7 +741,7 @@ class _Steps:
                 if param is None or param in self.tested_params() or (param, id(node)) in self.guarded_items():
                     continue
                 arguments = [node.value]
-            elif isinstance(node, cst.Call) and (_parses(node) or _constructs_checked(node, self.ctx)) and node.args:
+            elif type(node) is cst.Call and (_parses(node) or _constructs_checked(node, self.ctx)) and node.args:
                 arguments = [a.value for a in node.args]
             else:
                 continue
@@ -751,7 +751,7 @@ class _Steps:
             if self.parse_failure_absorbed():
                 return
             step.check_reads, step.check_tests = reads, tuple(arguments)
-            step.item_check = isinstance(node, cst.Subscript)
+            step.item_check = type(node) is cst.Subscript
             return
 
     def argument_parts(self, params: set[str]) -> frozenset[str]:
@@ -763,21 +763,21 @@ class _Steps:
 
             def of_argument(expr: cst.BaseExpression) -> bool:
                 while True:
-                    if isinstance(expr, cst.Subscript):
+                    if type(expr) is cst.Subscript:
                         expr = expr.value
-                    elif isinstance(expr, cst.Call) and isinstance(expr.func, cst.Attribute) and expr.func.attr.value == "get":
+                    elif type(expr) is cst.Call and type(expr.func) is cst.Attribute and expr.func.attr.value == "get":
                         expr = expr.func.value
                     else:
                         break
-                return isinstance(expr, cst.Name) and expr.value in holders
+                return type(expr) is cst.Name and expr.value in holders
 
-            nodes = [n for n in walk(self.fn.node.body) if isinstance(n, (cst.Assign, cst.For))]
+            nodes = [n for n in walk(self.fn.node.body) if type(n) in (cst.Assign, cst.For)]
             for _ in range(2):  # a part of a part (`for s in outline["slides"]: rows = s["rows"]`)
                 for node in nodes:
-                    if isinstance(node, cst.Assign) and len(node.targets) == 1 and isinstance(node.targets[0].target, cst.Name):
-                        if not isinstance(node.value, cst.Name) and of_argument(node.value):
+                    if type(node) is cst.Assign and len(node.targets) == 1 and type(node.targets[0].target) is cst.Name:
+                        if type(node.value) is not cst.Name and of_argument(node.value):
                             parts.add(node.targets[0].target.value)
-                    elif isinstance(node, cst.For) and isinstance(node.target, cst.Name) and of_argument(node.iter):
+                    elif type(node) is cst.For and type(node.target) is cst.Name and of_argument(node.iter):
                         parts.add(node.target.value)
                     holders = params | parts
             self._parts = frozenset(parts - params)
@@ -790,11 +790,11 @@ class _Steps:
         if self._tested is None:
             tested: set[str] = set()
             for node in walk(self.fn.node.body):
-                if isinstance(node, cst.Comparison):
+                if type(node) is cst.Comparison:
                     tested.update(
-                        t.comparator.value for t in node.comparisons if isinstance(t.operator, (cst.In, cst.NotIn)) and isinstance(t.comparator, cst.Name)
+                        t.comparator.value for t in node.comparisons if type(t.operator) in (cst.In, cst.NotIn) and type(t.comparator) is cst.Name
                     )
-                elif isinstance(node, (cst.If, cst.While, cst.Assert)) and (isinstance(node, cst.Assert) or _terminates(node.body)):
+                elif type(node) in (cst.If, cst.While, cst.Assert) and (type(node) is cst.Assert or _terminates(node.body)):
                     tested.update(_sized(node.test, self.fn.single_assignments))
             self._tested = frozenset(tested)
         return self._tested
@@ -809,14 +809,14 @@ class _Steps:
             pairs: set[tuple[str, int]] = set()
             for node in walk(self.fn.node.body):
                 guarded: list[tuple[cst.BaseExpression, cst.CSTNode]] = []
-                if isinstance(node, (cst.If, cst.While, cst.IfExp)):
+                if type(node) in (cst.If, cst.While, cst.IfExp):
                     guarded.append((node.test, node.body))
-                elif isinstance(node, cst.BooleanOperation) and isinstance(node.operator, cst.And):
+                elif type(node) is cst.BooleanOperation and type(node.operator) is cst.And:
                     guarded.append((node.left, node.right))
                 for test, part in guarded:
                     names = _sized(test, self.fn.single_assignments)
                     if names:
-                        pairs.update((name, id(inner)) for inner in walk(part) if isinstance(inner, cst.Subscript) for name in names)
+                        pairs.update((name, id(inner)) for inner in walk(part) if type(inner) is cst.Subscript for name in names)
             found = memo[id(self.fn.node)] = frozenset(pairs)
         return found
 
@@ -830,10 +830,10 @@ class _Steps:
         return False
 
     def assignment(self, small: cst.Assign | cst.AnnAssign | cst.AugAssign, step: _Step) -> None:
-        targets = [t.target for t in small.targets] if isinstance(small, cst.Assign) else [small.target]
+        targets = [t.target for t in small.targets] if type(small) is cst.Assign else [small.target]
         value = small.value
         names = [n for t in targets for n in _targets(t)]
-        extra = names if isinstance(small, cst.AugAssign) else ()
+        extra = names if type(small) is cst.AugAssign else ()
         step.assigns.append(_Assign(names, _Reads([value] if value is not None else [], files=True, extra=extra), value if not extra else None))
         if value is not None and not extra and _joins_paths(value):
             # `target = folder / name`: the file at `target` is under the folder's, so a look at
@@ -841,14 +841,14 @@ class _Steps:
             step.assigns.append(_Assign([FILE + n for n in names], _Reads([], extra=[FILE + r for r in read_names(value)])))
         if value is not None and _is_container_literal(value):
             # `rows = []` makes a local container; `NOTES[k] = {}` stores one in module state.
-            self.local_containers.update(t.value for t in targets if isinstance(t, cst.Name))
+            self.local_containers.update(t.value for t in targets if type(t) is cst.Name)
         for target in targets:
-            if isinstance(target, cst.Subscript):
+            if type(target) is cst.Subscript:
                 for name in _targets(target) or _chosen(target):
                     self.state_write(step, small, name, f"{name}[...]")
-            elif isinstance(target, cst.Attribute) and (root := chain(target)) and root.split(".")[0] in self.local.state_aliases:
+            elif type(target) is cst.Attribute and (root := chain(target)) and root.split(".")[0] in self.local.state_aliases:
                 self.state_write(step, small, root, root)  # `note.title = t` on an item of module state
-            elif isinstance(target, cst.Name) and target.value in self.globals and isinstance(small, cst.AugAssign):
+            elif type(target) is cst.Name and target.value in self.globals and type(small) is cst.AugAssign:
                 # `COUNTER += 1` changes shared state; `_client = Client()` is lazy set-up.
                 self.state_write(step, small, target.value, target.value)
 
@@ -881,7 +881,7 @@ class _Steps:
                 step.changed.extend(_module_state_changed(kind, self.ctx, self.module_names))
                 if step.branch is None:
                     step.branch = branch_name(self.conditions)
-            elif isinstance(inner.func, cst.Attribute) and inner.func.attr.value in _CONTAINER_WRITES:
+            elif type(inner.func) is cst.Attribute and inner.func.attr.value in _CONTAINER_WRITES:
                 base = chain(inner.func.value)
                 if base:  # `lines.append(x)` changes `lines`
                     step.assigns.append(_Assign([base], _Reads([inner], extra=(base,))))
@@ -890,11 +890,11 @@ class _Steps:
         """`validate(x)` / `y = self._resolve(x)` / `return convert(x)` as a statement of its own: a
         check when the linker finds that the helper rejects its arguments."""
         value: cst.BaseExpression | None = None
-        if isinstance(small, (cst.Expr, cst.Assign, cst.AnnAssign, cst.Return)):
+        if type(small) in (cst.Expr, cst.Assign, cst.AnnAssign, cst.Return):
             value = small.value  # `return _extract_text(result)`: the helper may still reject
-        while isinstance(value, cst.Await):
+        while type(value) is cst.Await:
             value = value.expression
-        if isinstance(value, cst.Call) and step.mutation is None:
+        if type(value) is cst.Call and step.mutation is None:
             callee = self.validators.get(id(value))
             if callee is not None:
                 step.validator = (callee, _Reads([a.value for a in value.args], files=True))
@@ -1048,7 +1048,7 @@ def _state_arguments(steps: _Steps, call: cst.Call, locals_: frozenset[str]) -> 
     for arg in call.args:
         if arg.star:
             break
-        name = chain(arg.value) if isinstance(arg.value, (cst.Name, cst.Attribute)) else None
+        name = chain(arg.value) if type(arg.value) in (cst.Name, cst.Attribute) else None
         if name and _is_state(steps, name, locals_):
             out.append((-1 if arg.keyword is not None else position, arg.keyword.value if arg.keyword is not None else "", name))
         if arg.keyword is None:
@@ -1062,20 +1062,20 @@ def _guarded_directories(fn: FunctionFacts) -> frozenset[int]:
     The ids of those `makedirs`/`mkdir` calls."""
     out: set[int] = set()
     for node in walk(fn.node.body):
-        if not isinstance(node, cst.If) or not isinstance(node.test, cst.UnaryOperation) or not isinstance(node.test.operator, cst.Not):
+        if type(node) is not cst.If or type(node.test) is not cst.UnaryOperation or type(node.test.operator) is not cst.Not:
             continue
         probe = node.test.expression
-        if not isinstance(probe, cst.Call) or _method_name(probe) not in _DIRECTORY_PROBES:
+        if type(probe) is not cst.Call or _method_name(probe) not in _DIRECTORY_PROBES:
             continue
-        if isinstance(probe.func, cst.Attribute) and dotted(probe.func.value) not in {"os.path", "path"}:
+        if type(probe.func) is cst.Attribute and dotted(probe.func.value) not in {"os.path", "path"}:
             looked = dotted(probe.func.value)  # `p.exists()`
         else:
             looked = dotted(probe.args[0].value) if probe.args else None
         if looked is None:
             continue
         for inner in walk(node.body):
-            if isinstance(inner, cst.Call) and _method_name(inner) in fx.PREPARATION_CALLS:
-                made = dotted(inner.func.value) if isinstance(inner.func, cst.Attribute) and inner.func.attr.value == "mkdir" else None
+            if type(inner) is cst.Call and _method_name(inner) in fx.PREPARATION_CALLS:
+                made = dotted(inner.func.value) if type(inner.func) is cst.Attribute and inner.func.attr.value == "mkdir" else None
                 if made is None and inner.args:
                     made = dotted(inner.args[0].value)
                 if made == looked:
@@ -1100,26 +1100,26 @@ def _joined(fn: FunctionFacts, kind: MutationKind) -> bool:
     """Does the function wait for the worker it starts (`thread.join()`)?"""
     started = set(kind.changed)
     return bool(started) and any(
-        isinstance(c.node.func, cst.Attribute) and c.node.func.attr.value == "join" and chain(c.node.func.value) in started for c in fn.calls
+        type(c.node.func) is cst.Attribute and c.node.func.attr.value == "join" and chain(c.node.func.value) in started for c in fn.calls
     )
 
 
 def _rebinds_receiver(call: cst.Call, statement: cst.CSTNode | None) -> bool:
     """Is the call's value assigned back to the local it is called on (`df = df.drop(...)`,
     `rows = rows.remove_duplicates().sorted()`): a method that returns a changed copy?"""
-    if not isinstance(call.func, cst.Attribute) or not isinstance(statement, cst.SimpleStatementLine) or len(statement.body) != 1:
+    if type(call.func) is not cst.Attribute or type(statement) is not cst.SimpleStatementLine or len(statement.body) != 1:
         return False
     small = statement.body[0]
-    if not isinstance(small, cst.Assign) or len(small.targets) != 1 or not isinstance(small.targets[0].target, cst.Name):
+    if type(small) is not cst.Assign or len(small.targets) != 1 or type(small.targets[0].target) is not cst.Name:
         return False
     receiver = call.func.value
-    return isinstance(receiver, cst.Name) and receiver.value == small.targets[0].target.value
+    return type(receiver) is cst.Name and receiver.value == small.targets[0].target.value
 
 
 def _method_name(call: cst.Call) -> str:
     """The called function's own name: `run_in_executor` of `loop().run_in_executor(...)`."""
     func = call.func
-    return func.attr.value if isinstance(func, cst.Attribute) else func.value if isinstance(func, cst.Name) else ""
+    return func.attr.value if type(func) is cst.Attribute else func.value if type(func) is cst.Name else ""
 
 
 def _sets_up(call: cst.Call, name: str) -> bool:
@@ -1204,7 +1204,7 @@ def _fallback_clause(handler: cst.ExceptHandler, ctx: FileContext) -> bool:
     if not caught or not all(_NOT_FOUND.search(name) for name in caught):
         return False
     for node in walk(handler.body):
-        if isinstance(node, cst.Raise) or (isinstance(node, cst.Return) and (node.value is None or is_failure_value(node.value, ctx))):
+        if type(node) is cst.Raise or (type(node) is cst.Return and (node.value is None or is_failure_value(node.value, ctx))):
             return False
     return True
 
@@ -1239,9 +1239,9 @@ def _known_names(ctx: FileContext) -> set[str]:
 
 
 def _is_container_literal(value: cst.BaseExpression) -> bool:
-    if isinstance(value, (cst.List, cst.Dict, cst.Set, cst.Tuple, cst.ListComp, cst.DictComp, cst.SetComp)):
+    if type(value) in (cst.List, cst.Dict, cst.Set, cst.Tuple, cst.ListComp, cst.DictComp, cst.SetComp):
         return True
-    return isinstance(value, cst.Call) and dotted(value.func) in {"list", "dict", "set", "defaultdict", "collections.defaultdict", "OrderedDict", "Counter", "deque"}
+    return type(value) is cst.Call and dotted(value.func) in {"list", "dict", "set", "defaultdict", "collections.defaultdict", "OrderedDict", "Counter", "deque"}
 
 
 def _file_says(ctx: FileContext, word: str) -> bool:
@@ -1261,27 +1261,27 @@ _FAILURE_KEYWORDS = frozenset(
 
 
 def _constant(expr: cst.BaseExpression) -> str:
-    return expr.value if isinstance(expr, cst.Name) and expr.value in _CONSTANTS else ""
+    return expr.value if type(expr) is cst.Name and expr.value in _CONSTANTS else ""
 
 
 def _text_of(expr: cst.BaseExpression) -> str | None:
     """A literal's text, or an f-string's leading text."""
     text = literal_text(expr)
-    if text is None and isinstance(expr, cst.FormattedString):
-        text = "".join(p.value if isinstance(p, cst.FormattedStringText) else "x" for p in expr.parts)
+    if text is None and type(expr) is cst.FormattedString:
+        text = "".join(p.value if type(p) is cst.FormattedStringText else "x" for p in expr.parts)
     return text
 
 
 def _has_loop(body: cst.BaseSuite) -> bool:
     """Does a block hold a `for`/`while` statement, at any depth (statements only)?"""
-    return any(isinstance(stmt, (cst.For, cst.While)) for stmt in walk_statements(body))
+    return any(type(stmt) in (cst.For, cst.While) for stmt in walk_statements(body))
 
 
 def _asks_no_data(node: cst.CSTNode, modules: frozenset[str]) -> bool:
     """Does an expression call a module's function with no arguments (`time.monotonic()`,
     `datetime.now()`): a value of the moment, not of the call's arguments?"""
     return any(
-        isinstance(n, cst.Call) and not n.args and isinstance(n.func, cst.Attribute) and (dotted(n.func.value) or "").split(".")[0] in modules
+        type(n) is cst.Call and not n.args and type(n.func) is cst.Attribute and (dotted(n.func.value) or "").split(".")[0] in modules
         for n in walk(node)
     )
 
@@ -1289,12 +1289,12 @@ def _asks_no_data(node: cst.CSTNode, modules: frozenset[str]) -> bool:
 def _only_logs(node: cst.CSTNode) -> bool:
     """A statement whose calls only log or print (`logger.info("%s", list(fields))`: what the
     log line's arguments compute is for the message, not a check)."""
-    value = node.value if isinstance(node, cst.Expr) else None
-    while isinstance(value, cst.Await):
+    value = node.value if type(node) is cst.Expr else None
+    while type(value) is cst.Await:
         value = value.expression
-    if isinstance(value, cst.Call) and _logs(dotted(value.func) or ""):
+    if type(value) is cst.Call and _logs(dotted(value.func) or ""):
         return True
-    calls = [dotted(n.func) or "" for n in walk(node) if isinstance(n, cst.Call)]
+    calls = [dotted(n.func) or "" for n in walk(node) if type(n) is cst.Call]
     return bool(calls) and all(_logs(c) for c in calls)
 
 
@@ -1353,41 +1353,41 @@ def _may_reject_implicitly(fn: FunctionFacts, ctx: FileContext) -> bool:
     if any(_parses(call.node) or _constructs_checked(call.node, ctx) for call in fn.calls):
         return True
     params = set(fn.params) - {"self", "cls"}
-    return bool(params) and any(isinstance(node, cst.Subscript) and _constant_item_of(node, params) for node in walk(fn.node.body))
+    return bool(params) and any(type(node) is cst.Subscript and _constant_item_of(node, params) for node in walk(fn.node.body))
 
 
 def _constant_item_of(node: cst.Subscript, params: set[str]) -> str | None:
     """The parameter `node` takes a constant item of (`data["title"]`, `fields[0]`,
     `outline["slides"][0]`), None for anything else (a slice, a computed key, a local)."""
-    if len(node.slice) != 1 or not isinstance(node.slice[0].slice, cst.Index):
+    if len(node.slice) != 1 or type(node.slice[0].slice) is not cst.Index:
         return None
     key = node.slice[0].slice.value
-    if not isinstance(key, (cst.SimpleString, cst.Integer)):
+    if type(key) not in (cst.SimpleString, cst.Integer):
         return None
     base = node.value
-    while isinstance(base, cst.Subscript):
+    while type(base) is cst.Subscript:
         base = base.value
-    return base.value if isinstance(base, cst.Name) and base.value in params else None
+    return base.value if type(base) is cst.Name and base.value in params else None
 
 
 def _may_fail_on_values(node: cst.CSTNode) -> bool:
     """Can a statement fail while computing on values: a call, or an item read (`d[k]`)? Storing
     an item (`cache[k] = v`) raises no value error, so an assignment counts by its value only."""
-    if isinstance(node, cst.Raise):
+    if type(node) is cst.Raise:
         return False  # it raises what it names; the clause catching that is a check of its own
-    if isinstance(node, (cst.Assign, cst.AnnAssign, cst.AugAssign)):
+    if type(node) in (cst.Assign, cst.AnnAssign, cst.AugAssign):
         if node.value is None:
             return False
         node = node.value
-    return any(isinstance(n, (cst.Call, cst.Subscript)) for n in walk(node))
+    return any(type(n) in (cst.Call, cst.Subscript) for n in walk(node))
 
 
 def _first_statement(body: cst.BaseSuite) -> cst.CSTNode | None:
     """The syntax of the first graph node of a block (its first small statement or compound)."""
-    if isinstance(body, cst.SimpleStatementSuite):
+    if type(body) is cst.SimpleStatementSuite:
         return body.body[0] if body.body else None
     first = body.body[0] if body.body else None
-    if isinstance(first, cst.SimpleStatementLine):
+    if type(first) is cst.SimpleStatementLine:
         return first.body[0] if first.body else None
     return first
 
@@ -1407,9 +1407,9 @@ _DECODING_CALLS = lazy_compile(r"^(?:read\w*|decode\w*|loads?|safe_load\w*|parse
 def _decodes(node: cst.CSTNode) -> bool:
     """Does the statement call anything that reads, decodes or parses (`json.load(f)`,
     `path.read_text()`, `data.decode()`, a project or library parser, `for line in handle`)?"""
-    if isinstance(node, (cst.For, cst.Name, cst.Attribute)):
+    if type(node) in (cst.For, cst.Name, cst.Attribute):
         return True  # iterating a handle decodes as it reads
-    for call in (n for n in walk(node) if isinstance(n, cst.Call)):
+    for call in (n for n in walk(node) if type(n) is cst.Call):
         name = dotted(call.func) or ""
         if not name or _parses(call) or _DECODING_CALLS.match(last_name(name)):
             return True
@@ -1420,19 +1420,19 @@ def _caught_short_names(handler: cst.ExceptHandler) -> frozenset[str] | None:
     """Short names of the classes a clause catches; None for a bare `except`."""
     if handler.type is None:
         return None
-    types = [el.value for el in handler.type.elements] if isinstance(handler.type, cst.Tuple) else [handler.type]
+    types = [el.value for el in handler.type.elements] if type(handler.type) is cst.Tuple else [handler.type]
     return frozenset(last_name(dotted(t) or "") for t in types)
 
 
 def _ends_call(body: cst.BaseSuite, ctx: FileContext) -> bool:
     """Does a clause raise, or return (anything: the call ends there), anywhere in its body?"""
-    return any(isinstance(node, (cst.Raise, cst.Return)) for node in walk(body))
+    return any(type(node) in (cst.Raise, cst.Return) for node in walk(body))
 
 
 def _rejecting(small: cst.BaseSmallStatement, ctx: FileContext) -> bool:
-    if isinstance(small, cst.Raise):
+    if type(small) is cst.Raise:
         return small.exc is not None
-    if isinstance(small, cst.Return) and small.value is not None:
+    if type(small) is cst.Return and small.value is not None:
         return is_failure_value(small.value, ctx)
     return False
 
@@ -1441,9 +1441,9 @@ def is_failure_value(value: cst.BaseExpression, ctx: FileContext) -> bool:
     """A returned failure: an error string/dict/result, or a `(False, "message", ...)` tuple."""
     if classify_return(value, ctx, conditional=True) is not None or is_error_result(value, ctx):
         return True
-    while isinstance(value, cst.Await):
+    while type(value) is cst.Await:
         value = value.expression
-    if isinstance(value, cst.Call):
+    if type(value) is cst.Call:
         # `_result(msg, error=True)`, `respond(text, success=False)`, `return _fail(msg)`.
         if any(a.keyword is not None and (a.keyword.value, _constant(a.value)) in _FAILURE_KEYWORDS for a in value.args):
             return True
@@ -1456,9 +1456,9 @@ def is_failure_value(value: cst.BaseExpression, ctx: FileContext) -> bool:
     text = _text_of(value)
     if text is not None and REJECTION_WORDING.match(text):
         return True  # "No fields to update", "No data provided"
-    if isinstance(value, cst.Tuple) and len(value.elements) >= 2:
+    if type(value) is cst.Tuple and len(value.elements) >= 2:
         first = value.elements[0].value
-        if isinstance(first, cst.Name) and first.value == "False":
+        if type(first) is cst.Name and first.value == "False":
             return True
         return any((text := literal_text(el.value)) is not None and is_failure_text(text) for el in value.elements)
     return False
@@ -1521,7 +1521,7 @@ def _drop_probes(steps: _Steps) -> None:
         if made.mutation is None or gone.mutation is None or made.mutation.effect is not Effect.FILES or gone.mutation.effect is not Effect.FILES:
             continue
         node = gone.mutation_node
-        if not isinstance(node, cst.Call) or _method_name(node) not in _REMOVALS or made.path != gone.path:
+        if type(node) is not cst.Call or _method_name(node) not in _REMOVALS or made.path != gone.path:
             continue
         if not made.changed or set(made.changed) != set(gone.changed) or FILE_ANY in made.changed:
             continue
@@ -1591,12 +1591,12 @@ def _forwards_caller_choice(fn: FunctionFacts, call: cst.Call, kind: MutationKin
         return False
     params = set(fn.params) - {"self", "cls"}
     value = call.args[0].value
-    if isinstance(value, cst.Name) and value.value not in params:
+    if type(value) is cst.Name and value.value not in params:
         value = fn.single_assignments.get(value.value, value)  # `full = ["git"] + args; run(full)`
-    if isinstance(value, cst.Name):
+    if type(value) is cst.Name:
         return value.value in params
-    if isinstance(value, cst.BinaryOperation) and isinstance(value.operator, cst.Add):
-        return any(isinstance(side, cst.Name) and side.value in params for side in (value.left, value.right))
+    if type(value) is cst.BinaryOperation and type(value.operator) is cst.Add:
+        return any(type(side) is cst.Name and side.value in params for side in (value.left, value.right))
     return False
 
 
@@ -1606,9 +1606,9 @@ def _yields(function: cst.FunctionDef) -> bool:
     stack: list[cst.CSTNode] = [function.body]
     while stack:
         node = stack.pop()
-        if isinstance(node, cst.Yield):
+        if type(node) is cst.Yield:
             return True
-        if isinstance(node, (cst.FunctionDef, cst.Lambda, cst.ClassDef)):
+        if type(node) in (cst.FunctionDef, cst.Lambda, cst.ClassDef):
             continue
         stack.extend(children(node))
     return False
@@ -1624,22 +1624,22 @@ def _site(ctx: FileContext, node: cst.CSTNode, statement: cst.CSTNode | None) ->
 def mutation_guard(fn: FunctionFacts, statements: Sequence[cst.CSTNode | None]) -> ParamGuard | None:
     """The parameter test every given statement runs under (`if commit:`, `if not dry_run:`, or
     after `if dry_run: return ...`), as FunctionSummary.mutates_when; None when there is none."""
-    if any(s is None for s in statements) or not isinstance(fn.node.body, cst.IndentedBlock):
+    if any(s is None for s in statements) or type(fn.node.body) is not cst.IndentedBlock:
         return None
     targets = {id(s) for s in statements}
     params = {name: i for i, name in enumerate(fn.params)}
     found: list[frozenset[tuple[str, bool]]] = []
 
     def test_of(test: cst.BaseExpression) -> tuple[str, bool] | None:
-        if isinstance(test, cst.Name) and test.value in params:
+        if type(test) is cst.Name and test.value in params:
             return test.value, True
-        if isinstance(test, cst.UnaryOperation) and isinstance(test.operator, cst.Not) and isinstance(test.expression, cst.Name) and test.expression.value in params:
+        if type(test) is cst.UnaryOperation and type(test.operator) is cst.Not and type(test.expression) is cst.Name and test.expression.value in params:
             return test.expression.value, False
-        if isinstance(test, cst.Comparison) and len(test.comparisons) == 1 and isinstance(test.left, cst.Name) and test.left.value in params:
+        if type(test) is cst.Comparison and len(test.comparisons) == 1 and type(test.left) is cst.Name and test.left.value in params:
             target = test.comparisons[0]
-            value = target.comparator.value if isinstance(target.comparator, cst.Name) else None
-            if value in {"True", "False"} and isinstance(target.operator, (cst.Is, cst.Equal, cst.IsNot, cst.NotEqual)):
-                positive = isinstance(target.operator, (cst.Is, cst.Equal))
+            value = target.comparator.value if type(target.comparator) is cst.Name else None
+            if value in {"True", "False"} and type(target.operator) in (cst.Is, cst.Equal, cst.IsNot, cst.NotEqual):
+                positive = type(target.operator) in (cst.Is, cst.Equal)
                 return test.left.value, (value == "True") == positive
         return None
 
@@ -1647,12 +1647,12 @@ def mutation_guard(fn: FunctionFacts, statements: Sequence[cst.CSTNode | None]) 
         for stmt in statements_:
             if id(stmt) in targets:
                 found.append(conditions)
-            if isinstance(stmt, cst.If):
+            if type(stmt) is cst.If:
                 branch(stmt, conditions)
                 test = test_of(stmt.test)
                 if test is not None and stmt.orelse is None and _terminates(stmt.body):
                     conditions = conditions | {(test[0], not test[1])}  # `if dry_run: return`
-            elif isinstance(stmt, (cst.FunctionDef, cst.ClassDef, cst.SimpleStatementLine)):
+            elif type(stmt) in (cst.FunctionDef, cst.ClassDef, cst.SimpleStatementLine):
                 continue
             else:
                 for attribute in ("body", "orelse", "finalbody"):
@@ -1665,13 +1665,13 @@ def mutation_guard(fn: FunctionFacts, statements: Sequence[cst.CSTNode | None]) 
 
     def branch(stmt: cst.If, conditions: frozenset[tuple[str, bool]]) -> None:
         test = test_of(stmt.test)
-        block(list(stmt.body.body) if isinstance(stmt.body, cst.IndentedBlock) else [], conditions | ({test} if test else frozenset()))
+        block(list(stmt.body.body) if type(stmt.body) is cst.IndentedBlock else [], conditions | ({test} if test else frozenset()))
         negated = conditions | ({(test[0], not test[1])} if test else frozenset())
-        if isinstance(stmt.orelse, cst.If):
+        if type(stmt.orelse) is cst.If:
             if id(stmt.orelse) in targets:
                 found.append(negated)
             branch(stmt.orelse, negated)
-        elif isinstance(stmt.orelse, cst.Else) and isinstance(stmt.orelse.body, cst.IndentedBlock):
+        elif type(stmt.orelse) is cst.Else and type(stmt.orelse.body) is cst.IndentedBlock:
             block(list(stmt.orelse.body.body), negated)
 
     block(list(fn.node.body.body), frozenset())
@@ -1685,7 +1685,7 @@ def mutation_guard(fn: FunctionFacts, statements: Sequence[cst.CSTNode | None]) 
     for param in (*fn.node.params.posonly_params, *fn.node.params.params, *fn.node.params.kwonly_params):
         if param.name.value == name and param.default is not None:
             value = param.default
-            default = value.value if isinstance(value, (cst.Name, cst.Integer, cst.SimpleString)) else "*"
+            default = value.value if type(value) in (cst.Name, cst.Integer, cst.SimpleString) else "*"
     if default == "*":
         return None
     return ParamGuard(name, params[name], truthy, default)
@@ -1707,9 +1707,9 @@ def _module_state_changed(callee: str, ctx: FileContext, module_names: set[str])
                 names.update(c.split(".")[0] for c in kind.changed)
         if facts.has_item_assignment:
             for stmt in walk_statements(facts.node.body, handlers=False):
-                for small in stmt.body if isinstance(stmt, cst.SimpleStatementLine) else ():
-                    targets = [t.target for t in small.targets] if isinstance(small, cst.Assign) else [small.target] if isinstance(small, (cst.AugAssign, cst.Del)) else []
-                    names.update(root for t in targets if isinstance(t, cst.Subscript) and (root := chain(t)) in module_names)
+                for small in stmt.body if type(stmt) is cst.SimpleStatementLine else ():
+                    targets = [t.target for t in small.targets] if type(small) is cst.Assign else [small.target] if type(small) in (cst.AugAssign, cst.Del) else []
+                    names.update(root for t in targets if type(t) is cst.Subscript and (root := chain(t)) in module_names)
         found = memo[callee] = tuple(sorted(names))
     return found
 
@@ -1724,15 +1724,15 @@ def _state_write_in(fn: FunctionFacts, module_names: set[str]) -> str:
 def _first_state_write(fn: FunctionFacts, module_names: set[str]) -> tuple[str, cst.SimpleStatementLine, cst.BaseSmallStatement] | None:
     """(description, statement, small statement) of a write of module state, as _state_write_in."""
     for stmt in walk_statements(fn.node.body, handlers=False):
-        if isinstance(stmt, cst.SimpleStatementLine):
+        if type(stmt) is cst.SimpleStatementLine:
             for small in stmt.body:
                 targets: list[cst.BaseExpression] = []
-                if isinstance(small, cst.Assign):
+                if type(small) is cst.Assign:
                     targets = [t.target for t in small.targets]
-                elif isinstance(small, (cst.AugAssign, cst.Del)):
+                elif type(small) in (cst.AugAssign, cst.Del):
                     targets = [small.target]
                 for target in targets:
-                    root = chain(target) if isinstance(target, cst.Subscript) else None
+                    root = chain(target) if type(target) is cst.Subscript else None
                     if root and root in module_names and root not in fn.params and not _BOOKKEEPING.search(root):
                         return f"changes module-level state ({root}[...])", stmt, small
     return None
@@ -1863,7 +1863,7 @@ def set_stock(sku: str, quantity: int) -> str:
 
     def check(self, fn: FunctionFacts, ctx: FileContext) -> Iterable[Latent]:
         body = fn.node.body
-        if not isinstance(body, cst.IndentedBlock):
+        if type(body) is not cst.IndentedBlock:
             return
         # Cheap exit: something must reject the call later (a conditional raise/return, an
         # assert, or a helper that may validate), and something must come first that may mutate.
@@ -2145,7 +2145,7 @@ def set_stock(sku: str, quantity: int) -> str:
         first, end = clause.raisers
         if first <= index < end and check_index > index:
             first = index + 1  # what failed before the mutation ended the call before it
-        caught = _caught_short_names(clause.cfg) if isinstance(clause.cfg, cst.ExceptHandler) else None
+        caught = _caught_short_names(clause.cfg) if type(clause.cfg) is cst.ExceptHandler else None
         decoding_only = bool(caught) and all(_DECODING_ERRORS.search(name) for name in caught)
         out: list[cst.CSTNode] = []
         order = steps.order()
@@ -2160,7 +2160,7 @@ def set_stock(sku: str, quantity: int) -> str:
                 continue  # not after the mutation on any path (its branch returned): not what failed after it
             if finals.intersection(step.path):
                 continue
-            if isinstance(step.node, cst.ExceptHandler):
+            if type(step.node) is cst.ExceptHandler:
                 continue  # names an `except` clause assigned (Steps.failure_names)
             node = step.node
             if not _may_fail_on_values(node) or _only_logs(node) or self._builds_reply(steps, node):
@@ -2177,11 +2177,11 @@ def set_stock(sku: str, quantity: int) -> str:
         """Does the statement build what the call answers (`return Reply(ok=True, ...).dump()`,
         `reply = Reply(...)` read only by returns, a returned failure)? Its failure is no verdict
         on the arguments: it comes after every check, whatever the arguments were."""
-        if isinstance(node, cst.Return):
+        if type(node) is cst.Return:
             return node.value is None or not _converts(node.value)
-        if not isinstance(node, (cst.Assign, cst.AnnAssign)) or node.value is None or _converts(node.value):
+        if type(node) not in (cst.Assign, cst.AnnAssign) or node.value is None or _converts(node.value):
             return False
-        targets = [n for t in (node.targets if isinstance(node, cst.Assign) else (node,)) for n in _targets(t.target)]
+        targets = [n for t in (node.targets if type(node) is cst.Assign else (node,)) for n in _targets(t.target)]
         if not targets or any("." in t for t in targets):
             return False
         return _read_only_by_returns(steps, frozenset(targets))
@@ -2211,7 +2211,7 @@ def set_stock(sku: str, quantity: int) -> str:
             helper_name=(dotted(helper[1].func) or "") if helper is not None else "",
             # What the call passes, for the linker to tell whether the helper's mutation runs.
             passes=tuple(_argument_texts(helper[1])) if helper is not None else (),
-            via_attribute=helper is not None and isinstance(helper[1].func, cst.Attribute),
+            via_attribute=helper is not None and type(helper[1].func) is cst.Attribute,
             preparation=step.mutation is not None and step.mutation.effect is Effect.PREPARATION,
             prepared_for=prepared_for,
             outranked_by=outranked_by,
@@ -2245,10 +2245,10 @@ def set_stock(sku: str, quantity: int) -> str:
         check = steps.steps[check_index]
         mutation = steps.steps[index]
         node = check.statement
-        if isinstance(node, cst.If):
+        if type(node) is cst.If:
             if node.orelse is not None or check.node is not node.test:
                 return None, ()
-        elif not (isinstance(node, cst.SimpleStatementLine) and len(node.body) == 1 and isinstance(node.body[0], cst.Assert)):
+        elif not (type(node) is cst.SimpleStatementLine and len(node.body) == 1 and type(node.body[0]) is cst.Assert):
             return None, ()
         block_path = check.path
         if mutation.path[: len(block_path)] != block_path:
@@ -2263,7 +2263,7 @@ def set_stock(sku: str, quantity: int) -> str:
         check_at = next(i for i, s in enumerate(block) if s is node)
         if anchor_at >= check_at:
             return None, ()
-        if any(isinstance(n, cst.Call) and _gives_back(n) for stmt in block[anchor_at:check_at] for n in descendants(stmt, into_scopes=False)):
+        if any(type(n) is cst.Call and _gives_back(n) for stmt in block[anchor_at:check_at] for n in descendants(stmt, into_scopes=False)):
             return None, ()  # moved above `client.close()`, the rejecting path would skip it and leak the client
         # What the statements the check would move across assign (walked here, at a finding:
         # the steps before the mutation were not kept).
@@ -2461,7 +2461,7 @@ def _failure_records(steps: _Steps, check: _Step) -> frozenset[str]:
     record of the items that failed. With no item succeeded, some failed whenever there was an
     item, so they add nothing to what decides the refusal."""
     test = check.check_tests[-1] if check.check_tests else None
-    if not (isinstance(test, cst.BooleanOperation) and isinstance(test.operator, cst.And)):
+    if not (type(test) is cst.BooleanOperation and type(test.operator) is cst.And):
         return frozenset()
     empty = _emptiness_tested(test)
     if not empty:
@@ -2472,7 +2472,7 @@ def _failure_records(steps: _Steps, check: _Step) -> frozenset[str]:
         # whose changes are the names it assigns): not only a record of failures.
         if any(name in a.targets and not (isinstance(a.value, cst.BaseExpression) and _empty_literal(a.value)) for s in steps.steps for a in s.assigns):
             continue
-        if any(isinstance(s.node, cst.ExceptHandler) and name in s.changed for s in steps.steps):
+        if any(type(s.node) is cst.ExceptHandler and name in s.changed for s in steps.steps):
             out.add(name)
     return frozenset(out)
 
@@ -2480,30 +2480,30 @@ def _failure_records(steps: _Steps, check: _Step) -> frozenset[str]:
 def _emptiness_tested(test: cst.BaseExpression) -> frozenset[str]:
     """The names a test asks to be empty or zero: `not done`, `len(done) == 0`, `count == 0`,
     `count < 1` (one side of an `and`)."""
-    if isinstance(test, cst.BooleanOperation) and isinstance(test.operator, cst.And):
+    if type(test) is cst.BooleanOperation and type(test.operator) is cst.And:
         return _emptiness_tested(test.left) | _emptiness_tested(test.right)
-    if isinstance(test, cst.UnaryOperation) and isinstance(test.operator, cst.Not) and isinstance(test.expression, cst.Name):
+    if type(test) is cst.UnaryOperation and type(test.operator) is cst.Not and type(test.expression) is cst.Name:
         return frozenset({test.expression.value})
-    if isinstance(test, cst.Comparison) and len(test.comparisons) == 1:
+    if type(test) is cst.Comparison and len(test.comparisons) == 1:
         target = test.comparisons[0]
         left = test.left
-        if isinstance(left, cst.Call) and isinstance(left.func, cst.Name) and left.func.value == "len" and len(left.args) == 1:
+        if type(left) is cst.Call and type(left.func) is cst.Name and left.func.value == "len" and len(left.args) == 1:
             left = left.args[0].value
-        if not isinstance(left, cst.Name) or not isinstance(target.comparator, cst.Integer):
+        if type(left) is not cst.Name or type(target.comparator) is not cst.Integer:
             return frozenset()
         bound = target.comparator.value
-        if (isinstance(target.operator, (cst.Equal, cst.LessThanEqual)) and bound == "0") or (isinstance(target.operator, cst.LessThan) and bound == "1"):
+        if (type(target.operator) in (cst.Equal, cst.LessThanEqual) and bound == "0") or (type(target.operator) is cst.LessThan and bound == "1"):
             return frozenset({left.value})
     return frozenset()
 
 
 def _empty_literal(value: cst.BaseExpression) -> bool:
     """`[]`, `{}`, `0`, `list()`, `set()`, `dict()`: a collection or a counter at its start."""
-    if isinstance(value, (cst.List, cst.Dict, cst.Set)):
+    if type(value) in (cst.List, cst.Dict, cst.Set):
         return not value.elements
-    if isinstance(value, cst.Integer):
+    if type(value) is cst.Integer:
         return value.value == "0"
-    return isinstance(value, cst.Call) and isinstance(value.func, cst.Name) and value.func.value in {"list", "set", "dict"} and not value.args
+    return type(value) is cst.Call and type(value.func) is cst.Name and value.func.value in {"list", "set", "dict"} and not value.args
 
 
 def _undone_on_failure(function: cst.FunctionDef, mutation: _Step, check: _Step, ctx: FileContext) -> bool:
@@ -2523,7 +2523,7 @@ def _released_finally(function: cst.FunctionDef, mutation: _Step, check: _Step, 
     if kind is None or kind.effect is not Effect.MODULE_STATE or not kind.changed:
         return False
     for node in walk(function.body):
-        if not isinstance(node, (cst.Try, cst.TryStar)) or node.finalbody is None:
+        if type(node) not in (cst.Try, cst.TryStar) or node.finalbody is None:
             continue
         if not any(inner is check.node for inner in walk(node.body)) and not any(inner is check.node for h in node.handlers for inner in walk(h)):
             continue
@@ -2536,12 +2536,12 @@ def _releases(body: cst.CSTNode, changed: tuple[str, ...], ctx: FileContext, dep
     """Does `body` take an entry out of one of the `changed` containers (`pop`, `del`), itself or
     through a helper of this module (one call down), or call a helper named for undoing?"""
     for inner in walk(body):
-        if isinstance(inner, cst.Del) and any(t in changed for t in _targets(inner.target)):
+        if type(inner) is cst.Del and any(t in changed for t in _targets(inner.target)):
             return True
-        if not isinstance(inner, cst.Call):
+        if type(inner) is not cst.Call:
             continue
         name = last_name(dotted(inner.func) or "")
-        receiver = chain(inner.func.value) if isinstance(inner.func, cst.Attribute) else None
+        receiver = chain(inner.func.value) if type(inner.func) is cst.Attribute else None
         if receiver in changed and name in _RELEASES:
             return True  # `ACTIVE.pop(qid)` on the container written
         if set(identifier_words(name)) & (fx.ROLLBACK_WORDS | _RELEASES):
@@ -2565,14 +2565,14 @@ def _undoing_tries(function: cst.FunctionDef, ctx: FileContext) -> list[frozense
         return found
     found = []
     for node in walk(function.body):
-        if not isinstance(node, (cst.Try, cst.TryStar)):
+        if type(node) not in (cst.Try, cst.TryStar):
             continue
         for handler in node.handlers:
             caught = _caught_short_names(handler)
             if caught is not None and not caught & {"Exception", "BaseException"}:
                 continue
             undoes = any(
-                isinstance(inner, cst.Call) and set(identifier_words(last_name(dotted(inner.func) or ""))) & fx.ROLLBACK_WORDS for inner in walk(handler.body)
+                type(inner) is cst.Call and set(identifier_words(last_name(dotted(inner.func) or ""))) & fx.ROLLBACK_WORDS for inner in walk(handler.body)
             )
             if undoes and _ends_call(handler.body, ctx):
                 found.append(frozenset(id(n) for n in walk(node.body)))
@@ -2583,16 +2583,16 @@ def _undoing_tries(function: cst.FunctionDef, ctx: FileContext) -> list[frozense
 
 def _raised_by(check: _Step) -> str:
     """The class a direct check raises (`AssertionError` for an assert), "" when it returns."""
-    node = check.node if isinstance(check.node, cst.Raise) else None
-    if isinstance(check.node, cst.Assert):
+    node = check.node if type(check.node) is cst.Raise else None
+    if type(check.node) is cst.Assert:
         return "AssertionError"
     if node is None:
-        body = check.statement.body if isinstance(check.statement, cst.If) else check.node.body if isinstance(check.node, (cst.Else, cst.MatchCase)) else None
-        smalls = [] if body is None else list(body.body) if isinstance(body, cst.SimpleStatementSuite) else [s for st in body.body if isinstance(st, cst.SimpleStatementLine) for s in st.body]
-        node = next((s for s in smalls if isinstance(s, cst.Raise)), None)
+        body = check.statement.body if type(check.statement) is cst.If else check.node.body if type(check.node) in (cst.Else, cst.MatchCase) else None
+        smalls = [] if body is None else list(body.body) if type(body) is cst.SimpleStatementSuite else [s for st in body.body if type(st) is cst.SimpleStatementLine for s in st.body]
+        node = next((s for s in smalls if type(s) is cst.Raise), None)
     if node is None or node.exc is None:
         return ""
-    return last_name(dotted(node.exc.func if isinstance(node.exc, cst.Call) else node.exc) or "")
+    return last_name(dotted(node.exc.func if type(node.exc) is cst.Call else node.exc) or "")
 
 
 def _argument_texts(call: cst.Call) -> list[tuple[int, str, str]]:
@@ -2603,7 +2603,7 @@ def _argument_texts(call: cst.Call) -> list[tuple[int, str, str]]:
         if argument.star:
             break
         value = argument.value
-        text = value.value if isinstance(value, cst.Name) and value.value in _CONSTANTS else value.value if isinstance(value, cst.Integer) else "*"
+        text = value.value if type(value) is cst.Name and value.value in _CONSTANTS else value.value if type(value) is cst.Integer else "*"
         out.append((-1, argument.keyword.value, text) if argument.keyword is not None else (position, "", text))
         if argument.keyword is None:
             position += 1
@@ -2627,13 +2627,13 @@ def _assigned_in(stmt: cst.CSTNode) -> set[str]:
     out: set[str] = set()
     for node in walk(stmt):
         targets: Sequence[cst.BaseExpression] = ()
-        if isinstance(node, cst.Assign):
+        if type(node) is cst.Assign:
             targets = [t.target for t in node.targets]
-        elif isinstance(node, (cst.AnnAssign, cst.AugAssign, cst.For, cst.CompFor, cst.NamedExpr)):
+        elif type(node) in (cst.AnnAssign, cst.AugAssign, cst.For, cst.CompFor, cst.NamedExpr):
             targets = [node.target]
-        elif isinstance(node, cst.WithItem) and node.asname is not None:
+        elif type(node) is cst.WithItem and node.asname is not None:
             targets = [node.asname.name]
-        elif isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute) and node.func.attr.value in _CONTAINER_WRITES:
+        elif type(node) is cst.Call and type(node.func) is cst.Attribute and node.func.attr.value in _CONTAINER_WRITES:
             targets = [node.func.value]
         for target in targets:
             out.update(_targets(target))
@@ -2690,12 +2690,12 @@ class _After:
         for node in walk(expr):
             if id(node) in self.mutation:
                 return True  # `if not save(x):` tests the mutation's own outcome
-            if isinstance(node, cst.Await):
+            if type(node) is cst.Await:
                 return True
-            if not isinstance(node, cst.Call):
+            if type(node) is not cst.Call:
                 continue
             func = node.func
-            if isinstance(func, cst.Name):
+            if type(func) is cst.Name:
                 parts = identifier_words(func.value)
                 # `ok = commit_file(p)`: a project helper's report of a change made after M.
                 if func.value in known and parts and (parts[0] in _READ_WORDS or _names_a_change(parts) or id(node) in self.steps.changes):
@@ -2703,7 +2703,7 @@ class _After:
                         continue
                     return True
                 continue
-            if not isinstance(func, cst.Attribute):
+            if type(func) is not cst.Attribute:
                 continue
             if id(node) in self.steps.changes and chain(func.value) in {"self", "cls"}:
                 return True  # `result = self._git("commit")`: the outcome of a later change, not a check
@@ -2736,7 +2736,7 @@ class _After:
 
     def _independent_sql(self, call: cst.Call) -> bool:
         """A read statement whose tables are known and none the mutation wrote."""
-        if not self.tables or not isinstance(call.func, cst.Attribute) or call.func.attr.value not in fx.SQL_EXECUTE or not call.args:
+        if not self.tables or type(call.func) is not cst.Attribute or call.func.attr.value not in fx.SQL_EXECUTE or not call.args:
             return False
         text = statement_text(call.args[0].value, self.steps.local)
         if text is None or fx.SQL_WRITE.search(text):
@@ -2748,7 +2748,7 @@ class _After:
         """`reads` without the handles of SQL reads of other tables than the mutation wrote."""
         if not self.tables:
             return reads
-        handles = {r for node in nodes for inner in walk(node) if isinstance(inner, cst.Call) and self._independent_sql(inner) for r in read_names(inner.func.value)}  # type: ignore[attr-defined]
+        handles = {r for node in nodes for inner in walk(node) if type(inner) is cst.Call and self._independent_sql(inner) for r in read_names(inner.func.value)}  # type: ignore[attr-defined]
         return [r for r in reads if r not in handles and r.split(".")[0] not in handles] if handles else reads
 
 
@@ -2756,8 +2756,8 @@ def _objects_passed(calls: Sequence[cst.CSTNode], modules: frozenset[str]) -> fr
     """Local names (not imported modules) handed whole to the given calls as arguments."""
     out: set[str] = set()
     for call in calls:
-        for argument in call.args if isinstance(call, cst.Call) else ():
-            if isinstance(argument.value, cst.Name) and argument.value.value not in modules and argument.value.value not in _CONSTANTS:
+        for argument in call.args if type(call) is cst.Call else ():
+            if type(argument.value) is cst.Name and argument.value.value not in modules and argument.value.value not in _CONSTANTS:
                 out.add(argument.value.value)
     return frozenset(out)
 
@@ -2791,9 +2791,9 @@ def _waited_for(node: cst.CSTNode) -> tuple[str, ...]:
     """Locals a statement waits for (`out, err = proc.communicate()`, `worker.join()`): their
     state from then on (`proc.returncode`) is made after the change, not available before it."""
     out: list[str] = []
-    for call in (n for n in walk(node) if isinstance(n, cst.Call)):
+    for call in (n for n in walk(node) if type(n) is cst.Call):
         func = call.func
-        if not isinstance(func, cst.Attribute) or not isinstance(func.value, cst.Name) or func.attr.value not in fx.WAIT_METHODS:
+        if type(func) is not cst.Attribute or type(func.value) is not cst.Name or func.attr.value not in fx.WAIT_METHODS:
             continue
         if any(a.keyword is None for a in call.args):
             continue  # `sep.join(parts)`: a string method, not a wait
@@ -2832,7 +2832,7 @@ def _block_statements(ctx: FileContext, steps: _Steps, path: tuple[int, ...]) ->
         return None
     block_id = path[-1]
     for node in walk(steps.fn.node):
-        if id(node) == block_id and isinstance(node, cst.IndentedBlock):
+        if id(node) == block_id and type(node) is cst.IndentedBlock:
             return node.body
     return None
 

@@ -178,15 +178,15 @@ def _states_an_outcome(value: cst.BaseExpression, fn: FunctionFacts) -> bool:
     """`Status(connected=False, ...)` where another return of the function builds the same class
     with that flag True, or `{"status": "unhealthy", ...}` where another returns `{"status":
     "healthy", ...}`: the result says either outcome, and this return says one."""
-    if isinstance(value, cst.Dict):
+    if type(value) is cst.Dict:
         return _dict_states_an_outcome(value, fn)
     flags = _false_flags(value)
     if not flags:
         return False
-    cls = dotted(value.func) if isinstance(value, cst.Call) else None
+    cls = dotted(value.func) if type(value) is cst.Call else None
     for ret in fn.returns:
         other = ret.node.value
-        if other is value or not isinstance(other, cst.Call) or dotted(other.func) != cls:
+        if other is value or type(other) is not cst.Call or dotted(other.func) != cls:
             continue
         for arg in other.args:
             if arg.keyword is not None and arg.keyword.value in flags and dotted(arg.value) == "True":
@@ -205,7 +205,7 @@ def _dict_states_an_outcome(value: cst.Dict, fn: FunctionFacts) -> bool:
         return False
     for ret in fn.returns:
         other = fn.value_of(ret.node.value) if ret.node.value is not None else None
-        if other is value or not isinstance(other, cst.Dict):
+        if other is value or type(other) is not cst.Dict:
             continue
         theirs = _status_words(other)
         if any(key in theirs and theirs[key] != word for key, word in own.items()):
@@ -218,14 +218,14 @@ def _flag_outcome(value: cst.BaseExpression, fn: FunctionFacts) -> bool:
     (`{"ok": False, "detail": ...}` / `{"ok": True}`): each return states one outcome, as a result
     class's flags do. A status check's answer where only status checks send it (`status_answer`);
     a helper's flag that a tool of no status hands on is that tool's failure."""
-    if not isinstance(value, cst.Dict):
+    if type(value) is not cst.Dict:
         return False
     flags = _dict_flags(value, "False")
     if not flags:
         return False
     for ret in fn.returns:
         other = fn.value_of(ret.node.value) if ret.node.value is not None else None
-        if other is not value and isinstance(other, cst.Dict) and flags & _dict_flags(other, "True"):
+        if other is not value and type(other) is cst.Dict and flags & _dict_flags(other, "True"):
             return True
     return False
 
@@ -236,15 +236,15 @@ def _documented_verdict(value: cst.BaseExpression, fn: FunctionFacts, ctx: FileC
     {"verified": False, "reason": ...} on rejection`), or its return annotation is a class of the
     module declaring the key a `bool`. The function answers a question about its input; False is
     the answer (a status check's, whatever its name), not a failure of the call."""
-    if not isinstance(value, cst.Dict):
+    if type(value) is not cst.Dict:
         return False
     keys = [key for key in _dict_flags(value, "False") if is_verdict_key(key)]
     if not keys:
         return False
-    doc = fn.node.get_docstring() if isinstance(fn.node, cst.FunctionDef) else None
+    doc = fn.node.get_docstring() if type(fn.node) is cst.FunctionDef else None
     if doc and any(re.search(rf"\b{re.escape(key)}\b[^\n]{{0,12}}?\b(?:False|false)\b", doc) for key in keys):
         return True
-    returns = fn.node.returns if isinstance(fn.node, cst.FunctionDef) else None
+    returns = fn.node.returns if type(fn.node) is cst.FunctionDef else None
     cls = last_name(dotted(returns.annotation) or "") if returns is not None else ""
     return bool(cls) and any(key in _bool_fields(ctx, cls) for key in keys)
 
@@ -253,13 +253,13 @@ def _bool_fields(ctx: FileContext, cls: str) -> frozenset[str]:
     """The fields a class of the module declares `bool` (`verified: bool` of a TypedDict, a
     dataclass, a model)."""
     for statement in ctx.module.body:
-        if isinstance(statement, cst.ClassDef) and statement.name.value == cls and isinstance(statement.body, cst.IndentedBlock):
+        if type(statement) is cst.ClassDef and statement.name.value == cls and type(statement.body) is cst.IndentedBlock:
             return frozenset(
                 small.target.value
                 for line in statement.body.body
-                if isinstance(line, cst.SimpleStatementLine)
+                if type(line) is cst.SimpleStatementLine
                 for small in line.body
-                if isinstance(small, cst.AnnAssign) and isinstance(small.target, cst.Name) and dotted(small.annotation.annotation) == "bool"
+                if type(small) is cst.AnnAssign and type(small.target) is cst.Name and dotted(small.annotation.annotation) == "bool"
             )
     return frozenset()
 
@@ -269,7 +269,7 @@ def _dict_flags(value: cst.Dict, literal: str) -> set[str]:
     return {
         key
         for element in value.elements
-        if isinstance(element, cst.DictElement) and dotted(element.value) == literal
+        if type(element) is cst.DictElement and dotted(element.value) == literal
         for key in [literal_text(element.key)]
         if key
     }
@@ -279,7 +279,7 @@ def _status_words(value: cst.Dict) -> dict[str, str]:
     """The status items of a dict literal (REPLY_STATUS_FIELDS) that hold a literal word."""
     out: dict[str, str] = {}
     for key, element in literal_items(value):
-        text = literal_text(element) if isinstance(element, cst.SimpleString) else None
+        text = literal_text(element) if type(element) is cst.SimpleString else None
         if key in REPLY_STATUS_FIELDS and text is not None:
             out[key] = text
     return out
@@ -287,7 +287,7 @@ def _status_words(value: cst.Dict) -> dict[str, str]:
 
 def _false_flags(value: cst.BaseExpression) -> set[str]:
     """The keywords a constructor call sets to False (`connected=False`)."""
-    if not isinstance(value, cst.Call):
+    if type(value) is not cst.Call:
         return set()
     return {arg.keyword.value for arg in value.args if arg.keyword is not None and dotted(arg.value) == "False"}
 
@@ -309,7 +309,7 @@ def _tests_arguments(fn: FunctionFacts, conditions: tuple[cst.BaseExpression, ..
         return True
     # `target = (request_id or "").strip()` then `if not target:`: a local made from an argument.
     return any(
-        isinstance(node, cst.Name) and (value := fn.value_of(node)) is not node and _argument_reshaped(value, arguments)
+        type(node) is cst.Name and (value := fn.value_of(node)) is not node and _argument_reshaped(value, arguments)
         for c in conditions
         for node in descendants(c)
     )
@@ -322,9 +322,9 @@ def _argument_reshaped(value: cst.BaseExpression, arguments: set[str]) -> bool:
     if not names_read(value) & arguments:
         return False
     for node in descendants(value):
-        if isinstance(node, cst.Call):
+        if type(node) is cst.Call:
             func = node.func
-            if not isinstance(func, cst.Attribute) or not names_read(func.value) or not names_read(func.value) <= arguments:
+            if type(func) is not cst.Attribute or not names_read(func.value) or not names_read(func.value) <= arguments:
                 return False
     return True
 
@@ -345,13 +345,13 @@ def _caught_exception_text(
     whatever the class, returning the caught exception's text reports the failure as a result."""
     if not handler.name:
         return None
-    while isinstance(value, cst.Await):
+    while type(value) is cst.Await:
         value = value.expression
-    if isinstance(value, (cst.List, cst.Tuple)) and len(value.elements) == 1:
+    if type(value) in (cst.List, cst.Tuple) and len(value.elements) == 1:
         value = value.elements[0].value
     message: cst.BaseExpression = value
-    callee = last_name(dotted(value.func) or "") if isinstance(value, cst.Call) else ""
-    if isinstance(value, cst.Call) and callee == "CallToolResult":
+    callee = last_name(dotted(value.func) or "") if type(value) is cst.Call else ""
+    if type(value) is cst.Call and callee == "CallToolResult":
         keywords = {a.keyword.value: a.value for a in value.args if a.keyword is not None}
         if "isError" in keywords or "is_error" in keywords or "content" not in keywords:
             return None  # an error result (or one whose flag MCP006 judges)
@@ -362,13 +362,13 @@ def _caught_exception_text(
         found = find_exception_text(value, handler)
         if found is None:
             return None
-        text = found if isinstance(found, cst.Name) and found.value != handler.name else None
+        text = found if type(found) is cst.Name and found.value != handler.name else None
         return "exception-object", handler.name, text
-    if isinstance(value, cst.Dict) and _only_about(value, handler):
+    if type(value) is cst.Dict and _only_about(value, handler):
         # `except Exception as e: return {"erro": "inesperado", "mensagem": f"{e}"}`: a dict the
         # clause writes from the caught exception alone, whatever its keys' language.
         return "dict", f"the text of the caught exception ({handler.name})", None
-    if isinstance(value, cst.Call) and callee == "TextContent":
+    if type(value) is cst.Call and callee == "TextContent":
         text = next((a.value for a in value.args if a.keyword is not None and a.keyword.value == "text"), None)
         if text is None:
             return None
@@ -385,7 +385,7 @@ def _through_formatters(value: cst.BaseExpression, ctx: FileContext) -> cst.Base
     formatters too; anything else as it is."""
     for _ in range(3):
         call = unwrap_await(value)
-        if not isinstance(call, cst.Call):
+        if type(call) is not cst.Call:
             break
         helper = _local_function(call, ctx)
         first = next((a.value for a in call.args if a.keyword is None and not a.star), None)
@@ -411,12 +411,12 @@ def _holds_beside_constants(value: cst.Dict, holds: Callable[[cst.BaseExpression
     False, None)? A `**spread` is neither."""
     found = False
     for element in value.elements:
-        if not isinstance(element, cst.DictElement):
+        if type(element) is not cst.DictElement:
             return False
         item = element.value
         if holds(item):
             found = True
-        elif not (isinstance(item, (cst.SimpleString, cst.ConcatenatedString, cst.Integer, cst.Float)) or (isinstance(item, cst.Name) and item.value in {"True", "False", "None"})):
+        elif not (type(item) in (cst.SimpleString, cst.ConcatenatedString, cst.Integer, cst.Float) or (type(item) is cst.Name and item.value in {"True", "False", "None"})):
             return False
     return found
 
@@ -434,19 +434,19 @@ def _unpacked_statuses(fn: FunctionFacts) -> list[_Unpacked]:
     out: list[_Unpacked] = []
     read: frozenset[str] | None = None
     for call in fn.calls:
-        if not call.feeds or call.callee is None or not call.selects or not isinstance(call.statement, cst.SimpleStatementLine):
+        if not call.feeds or call.callee is None or not call.selects or type(call.statement) is not cst.SimpleStatementLine:
             continue
         targets = [
             small.targets[0].target
             for small in call.statement.body
-            if isinstance(small, cst.Assign) and len(small.targets) == 1 and unwrap_await(small.value) is call.node
+            if type(small) is cst.Assign and len(small.targets) == 1 and unwrap_await(small.value) is call.node
         ]
-        if not targets or not isinstance(targets[0], (cst.Tuple, cst.List)):
+        if not targets or type(targets[0]) not in (cst.Tuple, cst.List):
             continue
         names = {
             element.value.value: index
             for index, element in enumerate(targets[0].elements)
-            if isinstance(element, cst.Element) and isinstance(element.value, cst.Name)
+            if type(element) is cst.Element and type(element.value) is cst.Name
         }
         if read is None:
             read = names_read_outside_returns(fn.node)
@@ -557,7 +557,7 @@ def _writes_into_builder(fn: FunctionFacts, ctx: FileContext, value: cst.BaseExp
     here, words of this function's own around what it interpolates (`tool_error(f"The depot is
     closed at {hour}")`), not a message its caller chose (`tool_error(msg)`, `"Error: " + msg`)?"""
     value = unwrap_await(value)
-    if not isinstance(value, cst.Call) or _message_builder(value, ctx) is None:
+    if type(value) is not cst.Call or _message_builder(value, ctx) is None:
         return False
     positional = [a.value for a in value.args if a.keyword is None and not a.star]
     message = fn.value_of(positional[0]) if positional else None
@@ -579,9 +579,9 @@ def _literal_parts(message: cst.CSTNode) -> list[str]:
     """The literal text of a message expression, without what it interpolates."""
     parts: list[str] = []
     for node in descendants(message):
-        if isinstance(node, cst.FormattedStringText):
+        if type(node) is cst.FormattedStringText:
             parts.append(node.value)
-        elif isinstance(node, cst.SimpleString):
+        elif type(node) is cst.SimpleString:
             text = literal_text(node)
             if text is not None:
                 parts.append(text)
@@ -593,7 +593,7 @@ def _written_message(value: cst.BaseExpression, ret: ReturnFact, ctx: FileContex
     it is written in the call itself and is the call's one argument (a code or hint beside it
     would be dropped by the raise), in no `except` (no cause to name). "" for no fix."""
     call = unwrap_await(value)
-    if ret.handler is not None or not isinstance(call, cst.Call) or len(call.args) != 1 or call.args[0].keyword is not None:
+    if ret.handler is not None or type(call) is not cst.Call or len(call.args) != 1 or call.args[0].keyword is not None:
         return ""
     message = call.args[0].value
     return ctx.code(message) if is_text(message) and "\n" not in ctx.code(message) else ""
@@ -642,13 +642,13 @@ def _only_messages(fn: FunctionFacts) -> bool:
 
 
 def _written_text(node: cst.BaseExpression) -> bool:
-    if isinstance(node, (cst.SimpleString, cst.ConcatenatedString)):
+    if type(node) in (cst.SimpleString, cst.ConcatenatedString):
         return bool((literal_text(node) or "").strip())
-    if isinstance(node, cst.FormattedString):
+    if type(node) is cst.FormattedString:
         return bool(node.parts)
-    if isinstance(node, cst.BinaryOperation) and isinstance(node.operator, (cst.Add, cst.Modulo)):
-        return _written_text(node.left) or isinstance(node.left, cst.Name)
-    return isinstance(node, cst.Call) and dotted(node.func) in {"str", "repr"}
+    if type(node) is cst.BinaryOperation and type(node.operator) in (cst.Add, cst.Modulo):
+        return _written_text(node.left) or type(node.left) is cst.Name
+    return type(node) is cst.Call and dotted(node.func) in {"str", "repr"}
 
 
 _WORD = lazy_compile(r"[^\W\d_]{2,}")
@@ -660,9 +660,9 @@ def _written_in_handler(value: cst.BaseExpression, ctx: FileContext) -> tuple[st
     that failure whatever its words. Not an empty answer ("No notes yet"), a goal already reached
     or a text opening with a success mark: those are answers the author chose for that case."""
     message = _unwrap(unwrap_await(value), ctx)
-    if isinstance(message, (cst.List, cst.Tuple)) and len(message.elements) == 1:
+    if type(message) in (cst.List, cst.Tuple) and len(message.elements) == 1:
         message = message.elements[0].value
-    if isinstance(message, cst.Call) and last_name(dotted(message.func) or "") == "TextContent":
+    if type(message) is cst.Call and last_name(dotted(message.func) or "") == "TextContent":
         keywords = {a.keyword.value: a.value for a in message.args if a.keyword is not None}
         if set(keywords) - {"type", "text", "annotations"}:
             return None  # a flag beside the text (`error=True`): the author marked it, not our case
@@ -690,11 +690,11 @@ def _written_or_reason(value: cst.BaseExpression) -> bool:
     """Could the value report a failure a path tells of: text the author writes (a TextContent of
     it), or a local or a field read whole (the check's reason, the reply's error field)?"""
     value = unwrap_await(value)
-    if isinstance(value, (cst.List, cst.Tuple)) and len(value.elements) == 1:
+    if type(value) in (cst.List, cst.Tuple) and len(value.elements) == 1:
         value = value.elements[0].value
-    if isinstance(value, cst.Call) and last_name(dotted(value.func) or "") == "TextContent":
+    if type(value) is cst.Call and last_name(dotted(value.func) or "") == "TextContent":
         return True
-    return _written_text(value) or isinstance(value, (cst.Name, cst.Subscript)) or (isinstance(value, cst.Call) and last_name(dotted(value.func) or "") == "get")
+    return _written_text(value) or type(value) in (cst.Name, cst.Subscript) or (type(value) is cst.Call and last_name(dotted(value.func) or "") == "get")
 
 
 def _written_on_failure_path(fn: FunctionFacts, ctx: FileContext, at: cst.CSTNode, value: cst.BaseExpression) -> tuple[str, str, cst.BaseExpression] | None:
@@ -719,10 +719,10 @@ def _written_on_failure_path(fn: FunctionFacts, ctx: FileContext, at: cst.CSTNod
 
 def _opens_with_a_local(message: cst.BaseExpression) -> bool:
     """Does the text open with a local's value (`f"{done}. ..."`, `done + "..."`)?"""
-    if isinstance(message, cst.FormattedString) and message.parts:
+    if type(message) is cst.FormattedString and message.parts:
         first = message.parts[0]
-        return isinstance(first, cst.FormattedStringExpression) and isinstance(first.expression, cst.Name)
-    return isinstance(message, cst.BinaryOperation) and isinstance(message.operator, cst.Add) and isinstance(message.left, cst.Name)
+        return type(first) is cst.FormattedStringExpression and type(first.expression) is cst.Name
+    return type(message) is cst.BinaryOperation and type(message.operator) is cst.Add and type(message.left) is cst.Name
 
 
 # Classes a failed conversion raises (`int(x)`, `json.loads(s)`, `b.decode()`, `d[k]`), and the
@@ -739,7 +739,7 @@ def _converts(handler: Handler) -> bool:
     only converts or decodes (`try: return resp.json() except Exception: return resp.text`)?"""
     if handler.caught and all(last_name(name) in _CONVERSION_ERRORS for name in handler.caught):
         return True
-    calls = [node for node in descendants(handler.try_node.body, into_scopes=False) if isinstance(node, cst.Call)]
+    calls = [node for node in descendants(handler.try_node.body, into_scopes=False) if type(node) is cst.Call]
     return bool(calls) and all(last_name(dotted(call.func) or "") in _CONVERSIONS for call in calls)
 
 
@@ -750,7 +750,7 @@ def _only_reports(handler: Handler) -> bool:
     return all(
         reports_only(small)
         for line in descendants(handler.node.body, into_scopes=False)
-        if isinstance(line, cst.SimpleStatementLine)
+        if type(line) is cst.SimpleStatementLine
         for small in line.body
     )
 
@@ -766,7 +766,7 @@ def _wording(node: cst.BaseExpression, ctx: FileContext) -> str:
 def _parameter_handed_on(fn: FunctionFacts, value: cst.BaseExpression, param: str) -> HandedOn | None:
     """The project call a returned value is (or starts with, whole) that `param` is handed to whole."""
     value = unwrap_await(value)
-    lead = value if isinstance(value, cst.Call) else _leading_call(value, fn)
+    lead = value if type(value) is cst.Call else _leading_call(value, fn)
     return parameter_handed_to(fn, param, lead) if lead is not None else None
 
 
@@ -776,7 +776,7 @@ def _error_slot(fn: FunctionFacts, ret: ReturnFact) -> int:
     leaves that item None and fills another (`return key, None`): the shape of a result and
     an error side by side. Text or a name in the item, not a number or a flag."""
     value = unwrap_await(fn.value_of(ret.node.value)) if ret.node.value is not None else None
-    if not isinstance(value, (cst.Tuple, cst.List)) or len(value.elements) < 2:
+    if type(value) not in (cst.Tuple, cst.List) or len(value.elements) < 2:
         return -1
     items = [element.value for element in value.elements]
     # `return False, "Token not set"` beside `return True, token`: the flag says which return
@@ -788,7 +788,7 @@ def _error_slot(fn: FunctionFacts, ret: ReturnFact) -> int:
     slot = filled[0]
     for other in fn.returns:
         other_value = unwrap_await(fn.value_of(other.node.value)) if other.node.value is not None else None
-        if other is ret or not isinstance(other_value, (cst.Tuple, cst.List)) or len(other_value.elements) != len(items):
+        if other is ret or type(other_value) not in (cst.Tuple, cst.List) or len(other_value.elements) != len(items):
             continue
         other_items = [element.value for element in other_value.elements]
         if flags and _is_true(other_items[flags[0]]) and not _holds_a_message(other_items[slot], fn):
@@ -806,14 +806,14 @@ def _handler_item(fn: FunctionFacts, ret: ReturnFact) -> int:
     tools that send that item on send the failure (the walk's items, Latent.slot)."""
     assert ret.handler is not None
     value = unwrap_await(fn.value_of(ret.node.value)) if ret.node.value is not None else None
-    if not isinstance(value, cst.Tuple) or len(value.elements) < 2:
+    if type(value) is not cst.Tuple or len(value.elements) < 2:
         return -1
     if any(_is_false(element.value) or _is_true(element.value) for element in value.elements):
         return -1  # `return False, f"Error: {e}", None`: a status tuple, its flag read by callers (status_flags)
     found = [
         i
         for i, element in enumerate(value.elements)
-        if isinstance(element.value, (cst.Dict, cst.FormattedString)) and find_exception_text(element.value, ret.handler) is not None
+        if type(element.value) in (cst.Dict, cst.FormattedString) and find_exception_text(element.value, ret.handler) is not None
     ]
     return found[0] if len(found) == 1 else -1
 
@@ -821,35 +821,35 @@ def _handler_item(fn: FunctionFacts, ret: ReturnFact) -> int:
 def _holds_a_message(node: cst.BaseExpression, fn: FunctionFacts) -> bool:
     """Is the item text the function writes: written here, or a local some store of which is
     (`message = f"Deleted {n}"`; `return True, message`)?"""
-    if isinstance(node, cst.Name) and node.value in fn.stores:
+    if type(node) is cst.Name and node.value in fn.stores:
         return any(_written_text(unwrap_await(store.value)) for store in fn.stores[node.value])
     return _written_text(unwrap_await(node))
 
 
 def _is_false(node: cst.BaseExpression) -> bool:
-    return isinstance(node, cst.Name) and node.value == "False"
+    return type(node) is cst.Name and node.value == "False"
 
 
 def _is_true(node: cst.BaseExpression) -> bool:
-    return isinstance(node, cst.Name) and node.value == "True"
+    return type(node) is cst.Name and node.value == "True"
 
 
 def _is_none(node: cst.BaseExpression) -> bool:
-    return isinstance(node, cst.Name) and node.value == "None"
+    return type(node) is cst.Name and node.value == "None"
 
 
 def _text_like(node: cst.BaseExpression, fn: FunctionFacts) -> bool:
     """Text, or a module's name or attribute that may hold it (a message constant); not a local
     or parameter of the function holding what another call handed back (`return None, err`
     passes on an error item built elsewhere)."""
-    if isinstance(node, cst.Name):
+    if type(node) is cst.Name:
         return node.value not in {"True", "False", "None"} and node.value not in fn.local_names and node.value not in fn.params
-    return isinstance(node, (cst.SimpleString, cst.FormattedString, cst.ConcatenatedString, cst.Attribute)) or (
-        isinstance(node, cst.BinaryOperation) and isinstance(node.operator, (cst.Add, cst.Modulo))
+    return type(node) in (cst.SimpleString, cst.FormattedString, cst.ConcatenatedString, cst.Attribute) or (
+        type(node) is cst.BinaryOperation and type(node.operator) in (cst.Add, cst.Modulo)
     ) or (
         # `return None, error(f"{path} is not a file")`: the item built here by a call (a
         # project's error-dict builder), beside `return resolved, None`.
-        isinstance(node, cst.Call) and isinstance(node.func, cst.Name) and node.func.value not in {"bool", "int", "float", "len"}
+        type(node) is cst.Call and type(node.func) is cst.Name and node.func.value not in {"bool", "int", "float", "len"}
     )
 
 
@@ -903,8 +903,8 @@ def _describes_itself(fn: FunctionFacts, ctx: FileContext, lookup: bool) -> bool
 def _own_fields(value: cst.BaseExpression) -> bool:
     """A dict that holds fields of `self` and beside them only constants (`{"kind": self.kind,
     "text": redact(self.message), "retry": False}`): an exception's own account of itself."""
-    return isinstance(value, cst.Dict) and _holds_beside_constants(
-        value, lambda item: any(isinstance(n, cst.Attribute) and isinstance(n.value, cst.Name) and n.value.value == "self" for n in descendants(item))
+    return type(value) is cst.Dict and _holds_beside_constants(
+        value, lambda item: any(type(n) is cst.Attribute and type(n.value) is cst.Name and n.value.value == "self" for n in descendants(item))
     )
 
 
@@ -912,25 +912,25 @@ def _leading_call(value: cst.BaseExpression, fn: FunctionFacts) -> cst.Call | No
     """The call whose value a text built by appending starts with, whole (`f"{msg}\\n\\n{HINT}"`,
     `msg + hint` with `msg = describe(e)`): the rest is a hint after that text, not words of the
     caller's around it (`f"Failed: {msg}"` is the caller's own failure)."""
-    while isinstance(value, cst.BinaryOperation) and isinstance(value.operator, cst.Add):
+    while type(value) is cst.BinaryOperation and type(value.operator) is cst.Add:
         value = value.left
-    if isinstance(value, cst.FormattedString):
+    if type(value) is cst.FormattedString:
         first = value.parts[0] if value.parts else None
-        if not isinstance(first, cst.FormattedStringExpression) or first.conversion or first.format_spec:
+        if type(first) is not cst.FormattedStringExpression or first.conversion or first.format_spec:
             return None
         value = first.expression
-    elif not isinstance(value, cst.Name):
+    elif type(value) is not cst.Name:
         return None
-    lead = unwrap_await(fn.value_of(value)) if isinstance(value, cst.Name) else unwrap_await(value)
-    return lead if isinstance(lead, cst.Call) else None
+    lead = unwrap_await(fn.value_of(value)) if type(value) is cst.Name else unwrap_await(value)
+    return lead if type(lead) is cst.Call else None
 
 
 def _read_in_parts(body: cst.CSTNode) -> set[str]:
     """The names whose items or fields `body` reads (`r["message"]`, `r.get("status")`, `r.code`)."""
     out: set[str] = set()
     for node in descendants(body, into_scopes=False):
-        holder = node.value if isinstance(node, (cst.Subscript, cst.Attribute)) else None
-        if isinstance(holder, cst.Name):
+        holder = node.value if type(node) in (cst.Subscript, cst.Attribute) else None
+        if type(holder) is cst.Name:
             out.add(holder.value)
     return out
 
@@ -1008,29 +1008,29 @@ def _error_item_from_a_call(value: cst.BaseExpression, fn: FunctionFacts) -> str
     """The function whose returned value the error item of a returned dict literal is read from
     (`"error": result["error"]`, `result.get("error")`, `result.error` after `result = fetch()`),
     "" when the item is written here."""
-    if not isinstance(value, cst.Dict):
+    if type(value) is not cst.Dict:
         return ""
     items = [element for key, element in literal_items(value) if key in ERROR_KEYS]
     if len(items) != 1:
         return ""
     item = unwrap_await(items[0])
-    if isinstance(item, cst.Subscript) or isinstance(item, cst.Attribute):
+    if type(item) is cst.Subscript or type(item) is cst.Attribute:
         holder = item.value
-    elif isinstance(item, cst.Call) and isinstance(item.func, cst.Attribute) and item.func.attr.value == "get":
+    elif type(item) is cst.Call and type(item.func) is cst.Attribute and item.func.attr.value == "get":
         holder = item.func.value
     else:
         return ""
-    if not isinstance(holder, cst.Name):
+    if type(holder) is not cst.Name:
         return ""
     for call in fn.calls:
         statement = call.statement
-        if call.callee is None or not isinstance(statement, cst.SimpleStatementLine) or len(statement.body) != 1:
+        if call.callee is None or type(statement) is not cst.SimpleStatementLine or len(statement.body) != 1:
             continue
         small = statement.body[0]
         if (
-            isinstance(small, cst.Assign)
+            type(small) is cst.Assign
             and len(small.targets) == 1
-            and isinstance(small.targets[0].target, cst.Name)
+            and type(small.targets[0].target) is cst.Name
             and small.targets[0].target.value == holder.value
             and unwrap_await(small.value) is call.node
         ):
@@ -1045,7 +1045,7 @@ def _status_sent(value: cst.BaseExpression, unpacked: list[_Unpacked]) -> Unread
     sent = names_read(value)
     # The flag sent as a dict's success item says "success": False on a failure; under another
     # key (`{"applied": ok}`) it is data about the call, not a claim that the call succeeded.
-    plain = {element.value for key, element in literal_items(value) if key in SUCCESS_KEYS and isinstance(element, cst.Name)}
+    plain = {element.value for key, element in literal_items(value) if key in SUCCESS_KEYS and type(element) is cst.Name}
     for callee, helper, names, unread in unpacked:
         taken = {index for name, index in names.items() if name in sent}
         if taken:
@@ -1061,9 +1061,9 @@ def _failure_in_result_object(value: cst.BaseExpression, fn: FunctionFacts, dept
     `error_msg` being "Error searching docs - status code 503": an object of the project's result
     model (or a list of one) that carries a failure text in a field, in place of results."""
     value = unwrap_await(value)
-    if isinstance(value, (cst.List, cst.Tuple)) and len(value.elements) == 1 and depth < 3:
+    if type(value) in (cst.List, cst.Tuple) and len(value.elements) == 1 and depth < 3:
         return _failure_in_result_object(value.elements[0].value, fn, depth + 1)
-    if not isinstance(value, cst.Call) or depth > 3:
+    if type(value) is not cst.Call or depth > 3:
         return None
     callee = last_name(dotted(value.func) or "")
     if not callee[:1].isupper() or callee in _RESULT_CLASSES_OF_FRAMEWORKS or callee.endswith(("Error", "Exception")):
@@ -1075,7 +1075,7 @@ def _failure_in_result_object(value: cst.BaseExpression, fn: FunctionFacts, dept
         text = literal_text(inner)
         if text is not None and FAILED_OPENING.match(text) and is_failure_text(text):
             return "object", text, argument.value
-        if isinstance(inner, (cst.Call, cst.List, cst.Tuple)):
+        if type(inner) in (cst.Call, cst.List, cst.Tuple):
             found = _failure_in_result_object(inner, fn, depth + 1)
             if found is not None:
                 return found
@@ -1097,9 +1097,9 @@ def _delivers_data(value: cst.Call, fn: FunctionFacts) -> bool:
         inner = fn.value_of(argument.value)
         if argument.keyword is not None and argument.keyword.value.lower() in SUCCESS_KEYS:
             continue
-        if isinstance(inner, (cst.SimpleString, cst.ConcatenatedString, cst.FormattedString, cst.Integer, cst.Float)) or dotted(inner) in {"None", "True", "False"}:
+        if type(inner) in (cst.SimpleString, cst.ConcatenatedString, cst.FormattedString, cst.Integer, cst.Float) or dotted(inner) in {"None", "True", "False"}:
             continue
-        if literal_text(inner) is not None or (isinstance(inner, cst.Name) and inner.value in fn.params):
+        if literal_text(inner) is not None or (type(inner) is cst.Name and inner.value in fn.params):
             continue  # text, or the caller's own argument echoed back
         return True
     return False
@@ -1118,8 +1118,8 @@ def _success_flag_from_a_test(value: cst.BaseExpression, fn: FunctionFacts, ctx:
     if key is None or any(k in items for k in EXCHANGE_REPORT_KEYS):
         return None  # `{"status_code": 404, "ok": False, "text": ...}`: a passthrough's report of the exchange
     flag = fn.value_of(items[key])
-    parts = [flag.left, flag.right] if isinstance(flag, cst.BooleanOperation) else [flag]
-    tests = [part for part in parts if isinstance(part, cst.Comparison)]
+    parts = [flag.left, flag.right] if type(flag) is cst.BooleanOperation else [flag]
+    tests = [part for part in parts if type(part) is cst.Comparison]
     if not tests or all(_counts_only(test, fn) for test in tests):
         return None  # `"success": succeeded > 0` of a batch: a summary of the items it reports
     return "dict", f'"{key}" set by a test of the reply', None
@@ -1152,14 +1152,14 @@ def _status_chosen_by_a_test(value: cst.BaseExpression, fn: FunctionFacts, ctx: 
 def _probe_answer(test: cst.BaseExpression, fn: FunctionFacts, at: cst.CSTNode) -> bool:
     """Is the test (through a local: its one assignment reaching `at`) the verdict of a call
     that checks a status or probes a service (`ok = client.test_connection()`, `if api.ping()`)?"""
-    if isinstance(test, cst.UnaryOperation):
+    if type(test) is cst.UnaryOperation:
         test = test.expression
     called = unwrap_await(fn.value_of(test))
     if type(called) is cst.Name:
         stores = fn.stores_reaching(called.value, at)
         if len(stores) == 1 and stores[0].position is None and stores[0].slot is None:
             called = unwrap_await(stores[0].value)
-    if not isinstance(called, cst.Call):
+    if type(called) is not cst.Call:
         return False
     name = last_name(dotted(called.func) or "")
     return bool(name) and (is_status_tool(name) or is_reachability_probe(name))
@@ -1168,11 +1168,11 @@ def _probe_answer(test: cst.BaseExpression, fn: FunctionFacts, at: cst.CSTNode) 
 def _sums_up_counts(test: cst.BaseExpression, fn: FunctionFacts) -> bool:
     """A test of the function's own counts: a list it collects or a counter it steps (`failed`,
     `len(failed) > 0`, `errors == 0`)."""
-    if isinstance(test, cst.UnaryOperation):
+    if type(test) is cst.UnaryOperation:
         test = test.expression
-    if isinstance(test, cst.Comparison):
+    if type(test) is cst.Comparison:
         return _counts_only(test, fn)
-    name = test.value if isinstance(test, cst.Name) else _length_of_a_name(test)
+    name = test.value if type(test) is cst.Name else _length_of_a_name(test)
     return name is not None and name in _counters(fn) | _collected(fn)
 
 
@@ -1187,7 +1187,7 @@ def _carried_value(value: cst.BaseExpression, ctx: FileContext) -> cst.BaseExpre
     text of the one content block of a list (`[TextContent(type="text", text=json.dumps(result))]`),
     serialised locals resolved where they are assigned once."""
     value = _unwrap(unwrap_await(value), ctx)
-    if isinstance(value, (cst.List, cst.Tuple)) and len(value.elements) == 1:
+    if type(value) in (cst.List, cst.Tuple) and len(value.elements) == 1:
         content = _text_content(value.elements[0].value, ctx)
         text = _kwarg(content, "text") if content is not None else None
         if text is None:
@@ -1204,11 +1204,11 @@ def _counts_only(test: cst.Comparison, fn: FunctionFacts) -> bool:
     operands = [test.left, *(c.comparator for c in test.comparisons)]
     counted: list[str] = []
     for operand in operands:
-        if isinstance(operand, cst.Name):
+        if type(operand) is cst.Name:
             counted.append(operand.value)
         elif _length_of_a_name(operand) is not None:
             counted.append(f"len:{_length_of_a_name(operand)}")
-        elif not isinstance(operand, cst.Integer):
+        elif type(operand) is not cst.Integer:
             return False
     if not counted:
         return False
@@ -1218,7 +1218,7 @@ def _counts_only(test: cst.Comparison, fn: FunctionFacts) -> bool:
 
 def _length_of_a_name(node: cst.BaseExpression) -> str | None:
     """`len(failed)`: the name whose length is taken, None for any other expression."""
-    if isinstance(node, cst.Call) and dotted(node.func) == "len" and len(node.args) == 1 and isinstance(node.args[0].value, cst.Name):
+    if type(node) is cst.Call and dotted(node.func) == "len" and len(node.args) == 1 and type(node.args[0].value) is cst.Name:
         return node.args[0].value.value
     return None
 
@@ -1228,17 +1228,17 @@ def _collected(fn: FunctionFacts) -> set[str]:
     appended = {
         node.func.value.value
         for node in descendants(fn.node.body, into_scopes=False)
-        if isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute) and node.func.attr.value == "append" and isinstance(node.func.value, cst.Name)
+        if type(node) is cst.Call and type(node.func) is cst.Attribute and node.func.attr.value == "append" and type(node.func.value) is cst.Name
     }
-    return _only_ever(fn, lambda value: isinstance(value, cst.List) and not value.elements) & appended
+    return _only_ever(fn, lambda value: type(value) is cst.List and not value.elements) & appended
 
 
 def _counters(fn: FunctionFacts) -> set[str]:
     """Locals only ever set to an integer literal or stepped by one (`n = 0`, `n += 1`)."""
     return _only_ever(
         fn,
-        lambda value: isinstance(value, cst.Integer),
-        lambda step: isinstance(step.operator, cst.AddAssign) and isinstance(step.value, cst.Integer),
+        lambda value: type(value) is cst.Integer,
+        lambda step: type(step.operator) is cst.AddAssign and type(step.value) is cst.Integer,
     )
 
 
@@ -1251,12 +1251,12 @@ def _only_ever(
     every augmented assignment passes `stepped` (without it augmented assignments are not read)."""
     only: dict[str, bool] = {}
     for node in descendants(fn.node.body, into_scopes=False):
-        if isinstance(node, cst.Assign):
+        if type(node) is cst.Assign:
             for target in node.targets:
-                if isinstance(target.target, cst.Name):
+                if type(target.target) is cst.Name:
                     name = target.target.value
                     only[name] = only.get(name, True) and assigned(node.value)
-        elif stepped is not None and isinstance(node, cst.AugAssign) and isinstance(node.target, cst.Name):
+        elif stepped is not None and type(node) is cst.AugAssign and type(node.target) is cst.Name:
             only[node.target.value] = only.get(node.target.value, True) and stepped(node)
     return {name for name, ok in only.items() if ok}
 
@@ -1272,7 +1272,7 @@ def _only_failures(fn: FunctionFacts, ctx: FileContext, lookup: bool) -> bool:
 def _message_builder(value: cst.BaseExpression, ctx: FileContext) -> str | None:
     """The qualified name of the project function an envelope's call is to (`return _fail(e)`)."""
     value = unwrap_await(value)
-    if not isinstance(value, cst.Call):
+    if type(value) is not cst.Call:
         return None
     local = _local_function(value, ctx)
     return local.qualname if local is not None else envelope_callee(value, ctx)
@@ -1284,7 +1284,7 @@ def _failure_prefix(prefix: cst.BaseExpression, value: cst.BaseExpression, ctx: 
     one that opens with the text an error builder of this module writes (`msg =
     auth_error_message()`, a function named to build an error that returns text on every path)."""
     called = unwrap_await(prefix)
-    if isinstance(called, cst.Call):
+    if type(called) is cst.Call:
         helper = _local_function(called, ctx)
         if helper is None or not is_error_builder_name(helper.name) or not builder_returns_text(called, ctx):
             return None
@@ -1298,13 +1298,13 @@ def _failure_prefix(prefix: cst.BaseExpression, value: cst.BaseExpression, ctx: 
 def _is_text_expression(node: cst.BaseExpression) -> bool:
     """A string built here: a literal, f-string, concatenation, `%`/`.format`, `str(x)`/`repr(x)`,
     or an attribute/name holding text (`e.message`, a local assigned the text)."""
-    if isinstance(node, (cst.SimpleString, cst.FormattedString, cst.ConcatenatedString, cst.Name, cst.Attribute, cst.Subscript)):
+    if type(node) in (cst.SimpleString, cst.FormattedString, cst.ConcatenatedString, cst.Name, cst.Attribute, cst.Subscript):
         return True
-    if isinstance(node, cst.BinaryOperation) and isinstance(node.operator, (cst.Add, cst.Modulo)):
+    if type(node) is cst.BinaryOperation and type(node.operator) in (cst.Add, cst.Modulo):
         return True
-    if isinstance(node, cst.Call):
+    if type(node) is cst.Call:
         name = dotted(node.func) or ""
-        return name in {"str", "repr"} or (isinstance(node.func, cst.Attribute) and node.func.attr.value == "format")
+        return name in {"str", "repr"} or (type(node.func) is cst.Attribute and node.func.attr.value == "format")
     return False
 
 
@@ -1472,13 +1472,13 @@ def check_health() -> dict:
         reported here where a caller on a tool's path returns that item as it is (link_latent);
         no fix (the callers branch on the item)."""
         value = unwrap_await(fn.value_of(ret.node.value))
-        assert isinstance(value, (cst.Tuple, cst.List))
+        assert type(value) in (cst.Tuple, cst.List)
         item = fn.value_of(value.elements[slot].value)
         text = literal_text(item)
         what = text if text is not None else " ".join(_literal_parts(item)) or ctx.code(item)
         payload = FailureValue(what=clip(" ".join(what.split()), 60), stmt=node_span(ctx, ret.node), error_slot=slot, in_handler=in_handler)
         # Route "text" with the item as the slot: the tools take that item of the value.
-        variant = "dict" if isinstance(item, cst.Dict) else "string"
+        variant = "dict" if type(item) is cst.Dict else "string"
         return replace(self.latent(ctx, ret.node, variant=variant, route="text", payload=payload), slot=f"#{slot}")
 
     def _built_from_exception(
@@ -1610,7 +1610,7 @@ def check_health() -> dict:
         stated = message  # the failure's message as the value states it (the fix may change `message`)
         if resolved is not value and kind == "string" and not in_branch:
             message = value  # `msg = "Error: ..."; return msg` -> raise ToolError(msg)
-        if kind == "envelope" and isinstance(resolved, cst.Call) and message is not None and not passes_message_through(resolved, ctx):
+        if kind == "envelope" and type(resolved) is cst.Call and message is not None and not passes_message_through(resolved, ctx):
             # `return _unknown_ref_error(token)`: the token is not the message, the text the
             # helper builds is: `raise ToolError(_unknown_ref_error(token))`; a builder of a dict
             # (or one not known here) has no text to raise: no fix.
@@ -1693,7 +1693,7 @@ def check_health() -> dict:
         # exception handed in counts too.)
         if kind == "envelope":
             handed = exception_handed_to(fn, ret.handler, resolved, any_class=True)
-        elif stated is not None and isinstance(unwrap_await(fn.value_of(stated)), cst.Call):
+        elif stated is not None and type(unwrap_await(fn.value_of(stated))) is cst.Call:
             handed = exception_handed_to(fn, ret.handler, fn.value_of(stated), any_class=True)
         else:
             lead = _leading_call(resolved, fn)
@@ -1906,7 +1906,7 @@ def _all_or_none(latents: list[Latent], fn: FunctionFacts, ctx: FileContext) -> 
     shapes: dict[Span, frozenset[tuple[str, str]]] = {}
     for ret in fn.returns:
         value = _unwrap(unwrap_await(fn.value_of(ret.node.value)), ctx) if ret.node.value is not None else None
-        if isinstance(value, cst.Dict):
+        if type(value) is cst.Dict:
             shapes[node_span(ctx, ret.node)] = frozenset(
                 (key, text if text in {"True", "False", "None"} else "*") for key, item in literal_items(value) for text in [dotted(item)]
             )
@@ -1955,7 +1955,7 @@ def _flow_steps(fn: FunctionFacts, ctx: FileContext, ret: ReturnFact, value: cst
     if built is None:
         return between
     called = unwrap_await(source.value)
-    if not built.callee and isinstance(called, cst.Call) and _message_builder(called, ctx) is not None:
+    if not built.callee and type(called) is cst.Call and _message_builder(called, ctx) is not None:
         # `out = failure("...")` of a helper of another module: the value is that helper's result.
         built = replace(built, callee=last_name(dotted(called.func) or ""))
     return (built, *between)
@@ -2016,7 +2016,7 @@ def _fix_message(ctx: FileContext, value: cst.BaseExpression, message: cst.BaseE
     Literals the author wrote one per line stay so, one per line inside the call's parentheses
     (`indent` is the statement's)."""
     unwrapped = _unwrap(value, ctx)
-    if isinstance(unwrapped, cst.Dict) and any(isinstance(element, cst.StarredDictElement) for element in unwrapped.elements):
+    if type(unwrapped) is cst.Dict and any(type(element) is cst.StarredDictElement for element in unwrapped.elements):
         # `{"error": status, **body}`: the spread brings fields nobody here wrote (a reply's
         # detail, its field errors); a raise of the message alone would drop them.
         return ""
@@ -2036,7 +2036,7 @@ def _fix_message(ctx: FileContext, value: cst.BaseExpression, message: cst.BaseE
     dumped = text is not None and text.remove(lambda node: _serialised_whole(node, ctx))
     if text is not None and (carriers or dumped):
         if carriers:
-            text.remove(lambda node: any(isinstance(n, cst.Name) and n.value in carriers for n in descendants(node)))
+            text.remove(lambda node: any(type(n) is cst.Name and n.value in carriers for n in descendants(node)))
         if not text.words().strip(" :;,.-{}"):
             return ""  # nothing of the author's words is left to raise
         if len(text.parts) != 1:
@@ -2058,7 +2058,7 @@ def _fix_message(ctx: FileContext, value: cst.BaseExpression, message: cst.BaseE
         named = [
             (key, ctx.code(item).strip())
             for key, item in (items or {}).items()
-            if isinstance(item, (cst.Name, cst.Attribute)) and key.lower() not in _NOT_CONTEXT_KEYS and not is_hint_key(key) and not is_bulky(key) and not is_bulky(last_name(dotted(item) or ""))
+            if type(item) in (cst.Name, cst.Attribute) and key.lower() not in _NOT_CONTEXT_KEYS and not is_hint_key(key) and not is_bulky(key) and not is_bulky(last_name(dotted(item) or ""))
         ]
         shown = {key for key, _ in named}
         if not _appended(text, [*named, *((key, code) for key, code in _what_to_act_on(items, ctx) if key not in shown)]):
@@ -2082,11 +2082,11 @@ def _fix_message(ctx: FileContext, value: cst.BaseExpression, message: cst.BaseE
     last = text.parts[-1]
     if extra is not None and len(extra.parts) == 1:
         last.pieces.extend([Text(" (", True), *extra.parts[0].pieces, Text(")", True)])
-    elif isinstance(details, (cst.Name, cst.Attribute)):
+    elif type(details) in (cst.Name, cst.Attribute):
         # Only literals and plain references: anything else (a call) may not be text.
         last.pieces.extend([Text(" (", True), Placeholder(ctx.code(details).strip()), Text(")", True)])
     for given in advice:
-        elements = [el.value for el in given.elements if isinstance(el, cst.Element)] if isinstance(given, (cst.List, cst.Tuple)) else [given]
+        elements = [el.value for el in given.elements if type(el) is cst.Element] if type(given) in (cst.List, cst.Tuple) else [given]
         for element in elements:
             hint = Message.read(element, lambda node: ctx.range(node).start.line, ctx.code)
             if hint is None or not text.add_sentence(hint):
@@ -2103,16 +2103,16 @@ def _fix_message(ctx: FileContext, value: cst.BaseExpression, message: cst.BaseE
 
 def _could_be_words(message: cst.BaseExpression) -> bool:
     """Not a number: a literal one, or a status or code read off a reply (`r.status_code`)."""
-    if isinstance(message, (cst.Integer, cst.Float)):
+    if type(message) in (cst.Integer, cst.Float):
         return False
-    name = last_name(dotted(message) or "").lower() if isinstance(message, cst.Attribute) else ""
+    name = last_name(dotted(message) or "").lower() if type(message) is cst.Attribute else ""
     return not (name.endswith("status_code") or name in {"status", "code", "errno"})
 
 
 def _documented_error_result(fn: FunctionFacts, value: cst.BaseExpression, ctx: FileContext) -> str:
     """The docstring's sentence naming the returned error dict's message key in quotes (`On
     unknown item returns {"error": "<msg>"}`), clipped; "" when it names none."""
-    doc = fn.node.get_docstring() if isinstance(fn.node, cst.FunctionDef) else None
+    doc = fn.node.get_docstring() if type(fn.node) is cst.FunctionDef else None
     keys = [key for key in (_result_items(_unwrap(value, ctx)) or {}) if key.lower() in MESSAGE_KEYS]
     if not doc or not keys:
         return ""
@@ -2135,7 +2135,7 @@ def _says_it_never_raises(fn: FunctionFacts, ctx: FileContext) -> tuple[str, str
     says the code answers instead of raising: a fix turning `fn`'s return into a raise makes that
     sentence wrong. (The function's own docstring saying so withholds the fix: never_raises.)"""
     for node in descendants(ctx.module, into_scopes=True):
-        if not isinstance(node, cst.FunctionDef) or node is fn.node or not isinstance(node.body, cst.IndentedBlock):
+        if type(node) is not cst.FunctionDef or node is fn.node or type(node.body) is not cst.IndentedBlock:
             continue
         if not any(statement is fn.node for statement in node.body.body):
             continue
@@ -2170,18 +2170,18 @@ def _what_to_act_on(items: dict[str, cst.BaseExpression] | None, ctx: FileContex
         lowered = key.lower()
         if lowered in _NOT_CONTEXT_KEYS or is_hint_key(key) or _HANDLE_KEY.search(key) or is_bulky(key) or _is_empty(item) or _COUNT_KEY.search(lowered) or _RECORD_KEY.search(lowered):
             continue
-        if _is_collection(item) or (isinstance(item, (cst.Name, cst.Attribute, cst.Subscript, cst.Call)) and _LIST_KEY.search(lowered)):
+        if _is_collection(item) or (type(item) in (cst.Name, cst.Attribute, cst.Subscript, cst.Call) and _LIST_KEY.search(lowered)):
             found.append((key, ctx.code(item).strip()))
     return found
 
 
 def _is_collection(node: cst.BaseExpression) -> bool:
     """A non-empty list, set, tuple or dict built here, or one a builtin makes (`sorted(x)`)."""
-    if isinstance(node, (cst.List, cst.Set, cst.Tuple, cst.Dict)):
+    if type(node) in (cst.List, cst.Set, cst.Tuple, cst.Dict):
         return bool(node.elements)
-    if isinstance(node, (cst.ListComp, cst.SetComp, cst.DictComp)):
+    if type(node) in (cst.ListComp, cst.SetComp, cst.DictComp):
         return True
-    return isinstance(node, cst.Call) and dotted(node.func) in {"sorted", "list", "set", "tuple", "dict", "frozenset"}
+    return type(node) is cst.Call and dotted(node.func) in {"sorted", "list", "set", "tuple", "dict", "frozenset"}
 
 
 # Keys naming a collection of what to fix (`findings`, `missing_fields`, `invalid_items`): a plural
@@ -2203,7 +2203,7 @@ def _result_items(value: cst.BaseExpression) -> dict[str, cst.BaseExpression] | 
 
 def _serialised_whole(node: cst.BaseExpression, ctx: FileContext) -> bool:
     """`json.dumps(data)`, `pprint.pformat(data)`: a structure written out whole as text."""
-    if not isinstance(node, cst.Call):
+    if type(node) is not cst.Call:
         return False
     resolved = ctx.model.aliases.resolve(node.func) or ""
     return resolved in _SERIALISERS
@@ -2223,7 +2223,7 @@ def _code_beside(items: dict[str, cst.BaseExpression] | None, message: cst.BaseE
             continue
         for key in _CODE_KEYS:
             value = holder.get(key)
-            if value is not None and value is not message and isinstance(value, cst.SimpleString):
+            if value is not None and value is not message and type(value) is cst.SimpleString:
                 text = value.evaluated_value
                 if isinstance(text, str) and _MACHINE_CODE.fullmatch(text) and not set(re.split(r"[_\-]", text.lower())) <= FAILURE_STATUS_WORDS:
                     return text  # a code, not a word saying only that it failed ("ERROR")
@@ -2256,29 +2256,29 @@ def _value_in_block(fn: FunctionFacts, statement: cst.CSTNode, name: cst.Name) -
     it (`error_msg = f"..."; await ctx.error(error_msg); return {"error": error_msg}`), else as
     the facts know it."""
     for block in descendants(fn.node.body, into_scopes=False):
-        if not isinstance(block, cst.IndentedBlock):
+        if type(block) is not cst.IndentedBlock:
             continue
         value: cst.BaseExpression | None = None
         for line in block.body:
-            if isinstance(line, cst.SimpleStatementLine) and any(small is statement for small in line.body):
+            if type(line) is cst.SimpleStatementLine and any(small is statement for small in line.body):
                 return value if value is not None else fn.value_of(name)
-            for small in line.body if isinstance(line, cst.SimpleStatementLine) else ():
-                if isinstance(small, cst.Assign) and len(small.targets) == 1 and isinstance(small.targets[0].target, cst.Name) and small.targets[0].target.value == name.value:
+            for small in line.body if type(line) is cst.SimpleStatementLine else ():
+                if type(small) is cst.Assign and len(small.targets) == 1 and type(small.targets[0].target) is cst.Name and small.targets[0].target.value == name.value:
                     value = small.value
     return fn.value_of(name)
 
 
 def _is_reference(node: cst.BaseExpression) -> bool:
     """`job_id`, `job.id`, `job["id"]`: a value held, named in a message as it is."""
-    if isinstance(node, cst.Subscript):
-        keys = [element.slice.value for element in node.slice if isinstance(element.slice, cst.Index)]
-        return len(keys) == 1 and isinstance(keys[0], (cst.SimpleString, cst.Integer)) and _is_reference(node.value)
-    return isinstance(node, (cst.Name, cst.Attribute))
+    if type(node) is cst.Subscript:
+        keys = [element.slice.value for element in node.slice if type(element.slice) is cst.Index]
+        return len(keys) == 1 and type(keys[0]) in (cst.SimpleString, cst.Integer) and _is_reference(node.value)
+    return type(node) in (cst.Name, cst.Attribute)
 
 
 def _is_container(node: cst.BaseExpression) -> bool:
     """A dict, list, set or tuple built here: no message, whatever its items say."""
-    return isinstance(node, (cst.Dict, cst.List, cst.Set, cst.Tuple, cst.DictComp, cst.ListComp, cst.SetComp))
+    return type(node) in (cst.Dict, cst.List, cst.Set, cst.Tuple, cst.DictComp, cst.ListComp, cst.SetComp)
 
 
 def _without_upstream_body(ctx: FileContext, fn: FunctionFacts, ret: ReturnFact, message: cst.BaseExpression) -> str | None:
@@ -2289,7 +2289,7 @@ def _without_upstream_body(ctx: FileContext, fn: FunctionFacts, ret: ReturnFact,
     bases = status_bases(ret.conditions, ctx) | failed_replies(ret.conditions, fn, ctx)
     if not bases or body_through_locals(message, bases, fn, ctx) is None:
         return None
-    source = _value_in_block(fn, ret.node, message) if isinstance(message, cst.Name) else message
+    source = _value_in_block(fn, ret.node, message) if type(message) is cst.Name else message
     text = Message.read(source, lambda node: ctx.range(node).start.line, ctx.code)
     if text is None or len(text.parts) != 1:
         return ""
@@ -2301,8 +2301,8 @@ def _without_upstream_body(ctx: FileContext, fn: FunctionFacts, ret: ReturnFact,
 
 
 def _is_empty(node: cst.BaseExpression) -> bool:
-    return (isinstance(node, cst.Name) and node.value in {"None", "False", "True"}) or (
-        isinstance(node, cst.SimpleString) and not node.evaluated_value
+    return (type(node) is cst.Name and node.value in {"None", "False", "True"}) or (
+        type(node) is cst.SimpleString and not node.evaluated_value
     )
 
 
@@ -2324,16 +2324,16 @@ def _error_label(ctx: FileContext, message: cst.BaseExpression) -> tuple[Span, s
     """Where the `Error: ` label of a message's first literal is, and what replaces it (the next
     letter capitalised), as `Message.drop_error_prefix` does for messages it rewrites whole."""
     first = message
-    while isinstance(first, cst.ConcatenatedString):
+    while type(first) is cst.ConcatenatedString:
         first = first.left
-    if isinstance(first, cst.SimpleString):
+    if type(first) is cst.SimpleString:
         raw, opening = first.raw_value, len(first.prefix) + len(first.quote)
-    elif isinstance(first, cst.FormattedString) and first.parts and isinstance(first.parts[0], cst.FormattedStringText):
+    elif type(first) is cst.FormattedString and first.parts and type(first.parts[0]) is cst.FormattedStringText:
         raw, opening = first.parts[0].value, len(first.start)
     else:
         return None
     match = ERROR_PREFIX.match(raw)
-    if match is None or len(first.end if isinstance(first, cst.FormattedString) else first.quote) == 3:
+    if match is None or len(first.end if type(first) is cst.FormattedString else first.quote) == 3:
         return None
     where = ctx.range(first)
     column = where.start.column + 1 + opening

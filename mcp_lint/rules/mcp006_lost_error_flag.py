@@ -50,7 +50,7 @@ def _keyword(call: cst.Call, name: str) -> cst.Arg | None:
 
 
 def _is_false(node: cst.BaseExpression) -> bool:
-    return isinstance(node, cst.Name) and node.value in {"False", "None"} or isinstance(node, cst.Integer) and node.value == "0"
+    return type(node) is cst.Name and node.value in {"False", "None"} or type(node) is cst.Integer and node.value == "0"
 
 
 def _flag(call: cst.Call) -> tuple[str, cst.Arg] | None:
@@ -82,13 +82,13 @@ def _output_schema_annotation(fn: FunctionFacts, ctx: FileContext) -> str:
     if returns is None:
         return ""
     annotation = returns.annotation
-    if isinstance(annotation, cst.SimpleString):
+    if type(annotation) is cst.SimpleString:
         text = str(annotation.evaluated_value).strip()
         return "" if last_name(text) == "CallToolResult" else text
     resolved = ctx.model.aliases.resolve(annotation) or dotted(annotation) or ""
     if resolved in CALL_TOOL_RESULT_CLASSES or last_name(resolved) == "CallToolResult":
         return ""
-    if not isinstance(annotation, cst.Subscript) and (resolved in _NO_SCHEMA or last_name(resolved) == "Any"):
+    if type(annotation) is not cst.Subscript and (resolved in _NO_SCHEMA or last_name(resolved) == "Any"):
         return ""
     return ctx.code(annotation)
 
@@ -100,7 +100,7 @@ def _v1_protocol_error(call: cst.Call, ctx: FileContext) -> str | None:
         return None
     positional = [a.value for a in call.args if a.keyword is None and not a.star]
     first = positional[0] if len(positional) == 1 else next((a.value for a in call.args if a.keyword is not None and a.keyword.value == "error"), None)
-    if isinstance(first, cst.Call) and (ctx.model.aliases.resolve(first.func) in ERROR_DATA_CLASSES or last_name(dotted(first.func) or "") == "ErrorData"):
+    if type(first) is cst.Call and (ctx.model.aliases.resolve(first.func) in ERROR_DATA_CLASSES or last_name(dotted(first.func) or "") == "ErrorData"):
         return resolved
     return None
 
@@ -211,16 +211,16 @@ def cancel_order(order_id: int) -> ToolResult:
             if ret.node.value is None:
                 continue
             value = fn.value_of(ret.node.value)
-            while isinstance(value, cst.Await):
+            while type(value) is cst.Await:
                 value = value.expression
-            if isinstance(value, cst.Call):
+            if type(value) is cst.Call:
                 latent = self._result(fn, ctx, ret.node, value)
                 if latent is not None:
                     yield latent
         for fact in fn.raises:
             exc = fact.node.exc
             exc = fn.value_of(exc) if exc is not None else None
-            if not isinstance(exc, cst.Call):
+            if type(exc) is not cst.Call:
                 continue
             origin = _v1_protocol_error(exc, ctx)
             if origin is not None:

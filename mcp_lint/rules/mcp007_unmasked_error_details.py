@@ -105,7 +105,7 @@ class IoCall(Payload):
 def is_io_call(call: CallFact, ctx: FileContext) -> bool:
     node = call.node
     written = dotted(node.func) or ""
-    if not written and isinstance(node.func, cst.Attribute) and isinstance(node.func.value, cst.Call):
+    if not written and type(node.func) is cst.Attribute and type(node.func.value) is cst.Call:
         return False  # `requests.get(url).json()`: the inner call is judged (and named) on its own
     resolved = call.callee or ctx.model.aliases.resolve(node.func) or written
     if written == "open" or resolved in {"builtins.open", "io.open"} or resolved in _OS_IO:
@@ -113,7 +113,7 @@ def is_io_call(call: CallFact, ctx: FileContext) -> bool:
     if resolved.split(".")[0] in _IO_MODULES and not last_name(resolved)[:1].isupper():
         # `httpx.get(url)`, `subprocess.run(...)`; building `httpx.AsyncClient()` sends nothing.
         return not resolved.startswith(_PURE) and last_name(resolved) not in _LAZY
-    if not isinstance(node.func, cst.Attribute):
+    if type(node.func) is not cst.Attribute:
         return False
     method = node.func.attr.value
     if method in _PATH_IO_METHODS:
@@ -128,7 +128,7 @@ _MARKERS = 4  # unwrapped I/O calls marked per function (see UnmaskedErrorDetail
 
 
 def _on_untyped_parameter(call: CallFact, fn: FunctionFacts) -> bool:
-    receiver = call.node.func.value if isinstance(call.node.func, cst.Attribute) else None
+    receiver = call.node.func.value if type(call.node.func) is cst.Attribute else None
     root = (dotted(receiver) or "").split(".")[0] if receiver is not None else ""
     return bool(root) and root in fn.params and root not in fn.local_types and root not in {"self", "cls"}
 

@@ -135,7 +135,7 @@ def get_order(order_id: int) -> str:
             argument, readable = _transform_argument(site.call)
             if not readable:
                 continue
-            if argument is not None and not (isinstance(argument.value, cst.Name) and argument.value.value == "True"):
+            if argument is not None and not (type(argument.value) is cst.Name and argument.value.value == "True"):
                 continue  # transform_errors=False, or a value we cannot read
             ctx.hint(site.top, site.top_index)
             ctx.current = site.top

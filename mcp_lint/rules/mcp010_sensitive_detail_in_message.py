@@ -131,9 +131,9 @@ def _sensitive_variable(name: str) -> bool:
 def _number(value: cst.BaseExpression) -> bool:
     """A number or flag written in the code (`MIN_PASSWORD = 8`, `TOKEN_TTL = -1`): a rule
     about a secret, never the secret itself, whatever the name says."""
-    if isinstance(value, cst.UnaryOperation):
+    if type(value) is cst.UnaryOperation:
         value = value.expression
-    return isinstance(value, (cst.Integer, cst.Float, cst.Imaginary)) or (isinstance(value, cst.Name) and value.value in {"True", "False", "None"})
+    return type(value) in (cst.Integer, cst.Float, cst.Imaginary) or (type(value) is cst.Name and value.value in {"True", "False", "None"})
 
 
 # What a mapping's key looks like, unlike a URL or a path passed to an HTTP client's `get`.
@@ -207,7 +207,7 @@ def _settings(ctx: FileContext, values: ModuleValues) -> _Settings:
     classes their fields are typed with (`incoming: MailServer`, `accounts: list[Account]`), the
     parts of the same configuration, to any depth."""
     classes: set[str] = set()
-    defined = {statement.name.value: statement for statement in ctx.module.body if isinstance(statement, cst.ClassDef)}
+    defined = {statement.name.value: statement for statement in ctx.module.body if type(statement) is cst.ClassDef}
     for name, statement in defined.items():
         bases = {last_name(ctx.model.aliases.resolve(b.value) or dotted(b.value) or "") for b in statement.bases}
         if bases & _SETTINGS_BASES:
@@ -215,20 +215,20 @@ def _settings(ctx: FileContext, values: ModuleValues) -> _Settings:
     parts = list(classes)
     while parts:
         for member in defined[parts.pop()].body.body:
-            if not isinstance(member, cst.SimpleStatementLine):
+            if type(member) is not cst.SimpleStatementLine:
                 continue
             for small in member.body:
-                if not isinstance(small, cst.AnnAssign):
+                if type(small) is not cst.AnnAssign:
                     continue
                 for node in descendants(small.annotation):
-                    typed = node.value if isinstance(node, cst.Name) else None
+                    typed = node.value if type(node) is cst.Name else None
                     if typed in defined and typed not in classes:
                         classes.add(typed)
                         parts.append(typed)
     objects = {
         name
         for name, stored in values.constants.items()
-        if any(isinstance(v, cst.Call) and last_name(dotted(v.func) or "") in classes for v in stored)
+        if any(type(v) is cst.Call and last_name(dotted(v.func) or "") in classes for v in stored)
     }
     return _Settings(frozenset(classes), frozenset(objects))
 
@@ -336,13 +336,13 @@ class _SensitiveSources(TaintRules):
 
     def subscript(self, trace: TaintTrace, expr: cst.Subscript, key: str | None) -> Verdict:
         element = expr.slice[0].slice if len(expr.slice) == 1 else None
-        if isinstance(element, cst.Slice):
+        if type(element) is cst.Slice:
             return CLEAN  # `token[:4]`: a masked prefix
         if trace.aliases.resolve(expr.value) == "os.environ":
             return _env_taint(key, expr) if key and _sensitive_variable(key) else CLEAN
         if (dotted(expr.value) or "").split(".")[0] in trace.params:
             return CLEAN  # an item of the function's arguments (or of `self`)
-        if isinstance(expr.value, cst.Attribute) and expr.value.attr.value == "parts":
+        if type(expr.value) is cst.Attribute and expr.value.attr.value == "parts":
             return CLEAN  # `Path.cwd().parts[-1]`: one name of the path, like `.name`
         named = sensitive_name(key) if key is not None else None
         return Taint(f"{named} ('{key}')", expr) if named is not None else None
@@ -377,11 +377,11 @@ class _SensitiveSources(TaintRules):
             # `os.path` module it is read from.
             return Carries()
         func = expr.func
-        if isinstance(func, cst.Attribute) and func.attr.value in _WHOLE_MAPPING and trace.aliases.resolve(func.value) == "os.environ":
+        if type(func) is cst.Attribute and func.attr.value in _WHOLE_MAPPING and trace.aliases.resolve(func.value) == "os.environ":
             return Taint("the server's environment variables", expr)
-        if isinstance(func, cst.Attribute) and func.attr.value in _CARRYING_METHODS:
+        if type(func) is cst.Attribute and func.attr.value in _CARRYING_METHODS:
             return Carries(receiver=True)
-        if isinstance(func, cst.Attribute) and func.attr.value == "get" and expr.args:
+        if type(func) is cst.Attribute and func.attr.value == "get" and expr.args:
             # `config.get("api_key")`: an item of a mapping, named by its key. A key is a name
             # (`"api_key"`, `"X-Api-Token"`); `client.get(f"{base}/auth/token")` fetches a URL,
             # whose last word says nothing about what comes back.
@@ -409,9 +409,9 @@ class _SensitiveSources(TaintRules):
             return None
         own_package = trace.model.module.split(".")[0]
         for node in descendants(annotation.annotation):
-            if not isinstance(node, (cst.Name, cst.Attribute)):
+            if type(node) not in (cst.Name, cst.Attribute):
                 continue
-            if isinstance(node, cst.Name) and node.value in self.settings.classes:
+            if type(node) is cst.Name and node.value in self.settings.classes:
                 return Taint(what, expr, tags=_TAGS_CONFIGURED)
             typed = trace.aliases.resolve(node)
             if typed and typed.split(".")[0] == own_package and "." in typed:
@@ -424,16 +424,16 @@ class _SensitiveSources(TaintRules):
         parsed command line (`args = parser.parse_args()`): the operator's configuration."""
         classes = self.settings.classes
         fn = trace.fn
-        if isinstance(expr, cst.Name) and _parsed_command_line(fn, expr.value):
+        if type(expr) is cst.Name and _parsed_command_line(fn, expr.value):
             return True
         if not classes:
             return False
-        if isinstance(expr, cst.Name):
+        if type(expr) is cst.Name:
             if expr.value in self.settings.objects and (fn is None or expr.value not in fn.stores):
                 return True
             typed = fn.local_types.get(expr.value) if fn is not None else None
             return typed is not None and last_name(typed) in classes
-        if isinstance(expr, cst.Call):
+        if type(expr) is cst.Call:
             called = last_name(dotted(expr.func) or "")
             if called in classes:
                 return True
@@ -468,7 +468,7 @@ def _parsed_command_line(fn: FunctionFacts | None, name: str) -> bool:
     if fn is None:
         return False
     return any(
-        isinstance(store.value, cst.Call) and last_name(dotted(store.value.func) or "") in _COMMAND_LINE_PARSES
+        type(store.value) is cst.Call and last_name(dotted(store.value.func) or "") in _COMMAND_LINE_PARSES
         for store in fn.stores.get(name, ())
     )
 
@@ -484,10 +484,10 @@ def _text_values(fn: FunctionFacts, sink: FailureSink, ctx: FileContext) -> tupl
     """What of a sink is text the model reads: a return's value whole; of a raise, the arguments
     an exception class of the module hands to its base's `__init__` (its text: `str(e)`), else
     its positional arguments and message keywords."""
-    if sink.message is not None or not isinstance(sink.statement, cst.Raise) or sink.statement.exc is None:
+    if sink.message is not None or type(sink.statement) is not cst.Raise or sink.statement.exc is None:
         return sink.values
     built = fn.value_of(sink.statement.exc)
-    if not isinstance(built, cst.Call):
+    if type(built) is not cst.Call:
         return sink.values
     cls = f"{ctx.model.module}.{dotted(built.func)}"
     init = ctx.model.functions.get(f"{cls}.__init__")
@@ -509,10 +509,10 @@ def _record_values(fn: FunctionFacts, sink: FailureSink, ctx: FileContext) -> tu
     """What a raise of an exception class of the module keeps in its record attributes, not its
     text (`raise PolicyError(code, "Not allowed.", {"roots": roots})` with `self.details =
     details`): (the attribute, the argument it holds)."""
-    if sink.message is not None or not isinstance(sink.statement, cst.Raise) or sink.statement.exc is None:
+    if sink.message is not None or type(sink.statement) is not cst.Raise or sink.statement.exc is None:
         return ()
     built = fn.value_of(sink.statement.exc)
-    if not isinstance(built, cst.Call):
+    if type(built) is not cst.Call:
         return ()
     init = ctx.model.functions.get(f"{ctx.model.module}.{dotted(built.func)}.__init__")
     if init is None:
@@ -523,8 +523,8 @@ def _record_values(fn: FunctionFacts, sink: FailureSink, ctx: FileContext) -> tu
 
 def _class_and_bases(sink: FailureSink, fn: FunctionFacts, ctx: FileContext) -> tuple[str, ...]:
     """The raised class's short name and its bases' (as the module writes them)."""
-    built = fn.value_of(sink.statement.exc) if isinstance(sink.statement, cst.Raise) and sink.statement.exc is not None else None
-    name = dotted(built.func) if isinstance(built, cst.Call) else None
+    built = fn.value_of(sink.statement.exc) if type(sink.statement) is cst.Raise and sink.statement.exc is not None else None
+    name = dotted(built.func) if type(built) is cst.Call else None
     if not name:
         return ()
     bases = ctx.model.classes.get(f"{ctx.model.module}.{name}", ())
@@ -536,15 +536,15 @@ def _kept_parameters(init: FunctionFacts) -> dict[str, str]:
     details or {}`): parameter -> attribute."""
     kept: dict[str, str] = {}
     for node in descendants(init.node.body, into_scopes=False):
-        if not isinstance(node, cst.Assign) or len(node.targets) != 1:
+        if type(node) is not cst.Assign or len(node.targets) != 1:
             continue
         target = node.targets[0].target
-        if not (isinstance(target, cst.Attribute) and dotted(target.value) == "self"):
+        if not (type(target) is cst.Attribute and dotted(target.value) == "self"):
             continue
         value = node.value
-        options = carried_parts(value) if isinstance(value, cst.BooleanOperation) else (value,)
+        options = carried_parts(value) if type(value) is cst.BooleanOperation else (value,)
         for option in options or ():
-            if isinstance(option, cst.Name) and option.value in init.params and option.value not in {"self", "cls"}:
+            if type(option) is cst.Name and option.value in init.params and option.value not in {"self", "cls"}:
                 kept[option.value] = target.attr.value
     return kept
 
@@ -564,21 +564,21 @@ def _records_sent(ctx: FileContext) -> Iterator[RecordSent]:
 
 
 def _attributes_sent(body: cst.BaseSuite, name: str) -> set[str]:
-    exits = [n for n in descendants(body, into_scopes=False) if isinstance(n, (cst.Return, cst.Raise))]
-    read_by_exits = {n.value for e in exits for n in descendants(e) if isinstance(n, cst.Name)}
+    exits = [n for n in descendants(body, into_scopes=False) if type(n) in (cst.Return, cst.Raise)]
+    read_by_exits = {n.value for e in exits for n in descendants(e) if type(n) is cst.Name}
     sources: list[cst.CSTNode] = list(exits)
     for node in descendants(body, into_scopes=False):
-        if isinstance(node, cst.Assign) and any(isinstance(t.target, cst.Name) and t.target.value in read_by_exits for t in node.targets):
+        if type(node) is cst.Assign and any(type(t.target) is cst.Name and t.target.value in read_by_exits for t in node.targets):
             sources.append(node.value)
     sent: set[str] = set()
     for source in sources:
         for node in descendants(source):
-            if isinstance(node, cst.Call) and _logs(node):
+            if type(node) is cst.Call and _logs(node):
                 continue
-            if isinstance(node, cst.Attribute) and isinstance(node.value, cst.Name) and node.value.value == name:
+            if type(node) is cst.Attribute and type(node.value) is cst.Name and node.value.value == name:
                 sent.add(node.attr.value)
-            elif isinstance(node, cst.Call) and dotted(node.func) == "getattr" and len(node.args) >= 2:
-                if isinstance(node.args[0].value, cst.Name) and node.args[0].value.value == name:
+            elif type(node) is cst.Call and dotted(node.func) == "getattr" and len(node.args) >= 2:
+                if type(node.args[0].value) is cst.Name and node.args[0].value.value == name:
                     attr = literal_text(node.args[1].value)
                     if attr:
                         sent.add(attr)
@@ -593,13 +593,13 @@ def _logs(call: cst.Call) -> bool:
 def _written_text(value: cst.BaseExpression) -> bool:
     """A value written as text: a string literal, an f-string, `+`/`%` of them, `str(...)`,
     `"...".format(...)`, `", ".join(...)`; not a dict or list of details."""
-    if isinstance(value, (cst.SimpleString, cst.FormattedString, cst.ConcatenatedString)):
+    if type(value) in (cst.SimpleString, cst.FormattedString, cst.ConcatenatedString):
         return True
-    if isinstance(value, cst.BinaryOperation) and isinstance(value.operator, (cst.Add, cst.Modulo)):
+    if type(value) is cst.BinaryOperation and type(value.operator) in (cst.Add, cst.Modulo):
         return _written_text(value.left)
-    if isinstance(value, cst.Call):
+    if type(value) is cst.Call:
         func = value.func
-        return dotted(func) == "str" or (isinstance(func, cst.Attribute) and func.attr.value in {"format", "join"})
+        return dotted(func) == "str" or (type(func) is cst.Attribute and func.attr.value in {"format", "join"})
     return False
 
 
@@ -609,9 +609,9 @@ def _text_parameters(init: FunctionFacts, ctx: FileContext) -> frozenset[str] | 
     for call in init.calls:
         func = call.node.func
         if (
-            isinstance(func, cst.Attribute)
+            type(func) is cst.Attribute
             and func.attr.value == "__init__"
-            and isinstance(func.value, cst.Call)
+            and type(func.value) is cst.Call
             and dotted(func.value.func) == "super"
         ):
             trace = _tracer(init, ctx)
@@ -624,7 +624,7 @@ def _environment_read(trace: TaintTrace, call: cst.Call) -> bool:
     if env is None else env`: a factory that reads a mapping it may be given, the environment by
     default)."""
     func = call.func
-    if not (isinstance(func, cst.Attribute) and func.attr.value == "get" and isinstance(func.value, cst.Name) and trace.fn is not None):
+    if not (type(func) is cst.Attribute and func.attr.value == "get" and type(func.value) is cst.Name and trace.fn is not None):
         return False
     for store in trace.fn.stores_reaching(func.value.value, trace.at):
         if any(trace.aliases.resolve(part) == "os.environ" for part in (store.value, *(carried_parts(store.value) or ()))):
@@ -894,11 +894,11 @@ def _returned_items(fn: FunctionFacts, ctx: FileContext, qual: str) -> Iterator[
     tracer = _tracer(fn, ctx, words_at=1)
     for ret in fn.returns:
         value = fn.value_of(ret.node.value) if ret.node.value is not None else None
-        if not isinstance(value, cst.Dict):
+        if type(value) is not cst.Dict:
             continue
         tracer.at = ret.node
         for element in value.elements:
-            key = literal_text(element.key) if isinstance(element, cst.DictElement) else None
+            key = literal_text(element.key) if type(element) is cst.DictElement else None
             found = tracer.find(element.value, 1, frozenset()) if key is not None else None
             if found is not None:
                 yield _export(ctx, Pending(qual, VALUE, item=key), found, fn.name)
@@ -921,10 +921,10 @@ def _module_level_arguments(ctx: FileContext) -> Iterator[TaintArgument]:
     (caller ""), except under `if __name__ == "__main__":`, a script's way in."""
     tracer = _tracer(None, ctx)
     for statement in ctx.module.body:
-        if isinstance(statement, (cst.FunctionDef, cst.ClassDef)) or _runs_as_script(statement):
+        if type(statement) in (cst.FunctionDef, cst.ClassDef) or _runs_as_script(statement):
             continue
         for node in descendants(statement, into_scopes=False):
-            if not isinstance(node, cst.Call) or not project_call(node, ctx):
+            if type(node) is not cst.Call or not project_call(node, ctx):
                 continue
             named = dotted(node.func) or ""
             callee = ctx.model.aliases.resolve_dotted(named) if named else None
@@ -934,7 +934,7 @@ def _module_level_arguments(ctx: FileContext) -> Iterator[TaintArgument]:
 
 
 def _runs_as_script(statement: cst.CSTNode) -> bool:
-    return isinstance(statement, cst.If) and "__main__" in {literal_text(n) for n in descendants(statement.test) if isinstance(n, cst.SimpleString)}
+    return type(statement) is cst.If and "__main__" in {literal_text(n) for n in descendants(statement.test) if type(n) is cst.SimpleString}
 
 
 def _arguments_passed(tracer: TaintTrace, call: cst.Call, callee: str, function: str, caller: str, ctx: FileContext) -> Iterator[TaintArgument]:
@@ -951,7 +951,7 @@ def _arguments_passed(tracer: TaintTrace, call: cst.Call, callee: str, function:
                 callee,
                 -1 if keyword else position,
                 keyword,
-                isinstance(call.func, cst.Attribute),
+                type(call.func) is cst.Attribute,
                 *_carried(ctx, found, function),
                 caller,
             )

@@ -90,7 +90,7 @@ def remote_write(call: cst.Call, ctx: FileContext, depth: int = 0) -> str | None
         return None
     kind = mutation_of(call, ctx.model.aliases, _module_names(ctx))
     if kind is not None:
-        receiver = dotted(call.func.value) or "" if isinstance(call.func, cst.Attribute) else ""
+        receiver = dotted(call.func.value) or "" if type(call.func) is cst.Attribute else ""
         if receiver in _file_handles(ctx):
             return None  # `handle.write(...)` on a file this process opened
         if not kind.description.startswith(_REMOTE):
@@ -136,8 +136,8 @@ def _opens_a_session(call: cst.Call) -> bool:
     named = dotted(first)
     if named is not None:
         return any(word in _SESSION_WORDS for word in identifier_words(last_name(named)))
-    text = literal_text(first) if not isinstance(first, cst.FormattedString) else "".join(
-        part.value for part in first.parts if isinstance(part, cst.FormattedStringText)
+    text = literal_text(first) if type(first) is not cst.FormattedString else "".join(
+        part.value for part in first.parts if type(part) is cst.FormattedStringText
     )
     return bool(text) and _SESSION_PATH.search(text) is not None
 
@@ -161,7 +161,7 @@ def _rolls_back(handler: Handler) -> bool:
     """Does the clause roll the transaction back (`await conn.rollback()`)? Then the write it
     guarded did not happen, and running it again (or inviting that) applies it once."""
     return any(
-        isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute) and node.func.attr.value == "rollback"
+        type(node) is cst.Call and type(node.func) is cst.Attribute and node.func.attr.value == "rollback"
         for node in descendants(handler.node.body, into_scopes=False)
     )
 
@@ -178,7 +178,7 @@ def _remote_handle(receiver: str, call: cst.Call, ctx: FileContext) -> bool:
     facts = ctx.current_facts
     if parts[0] and facts is not None and parts[0] not in facts.local_names:
         return True  # a module-level or imported handle, shared by every call
-    return any(isinstance(n, cst.Await) and n.expression is call for n in _awaits(ctx))
+    return any(type(n) is cst.Await and n.expression is call for n in _awaits(ctx))
 
 
 def _awaits(ctx: FileContext) -> list[cst.Await]:
@@ -186,7 +186,7 @@ def _awaits(ctx: FileContext) -> list[cst.Await]:
     if facts is None:
         return []
     node = facts.node
-    return ctx.per_node("retry_awaits", node, lambda: [n for n in descendants(node.body, into_scopes=False) if isinstance(n, cst.Await)])
+    return ctx.per_node("retry_awaits", node, lambda: [n for n in descendants(node.body, into_scopes=False) if type(n) is cst.Await])
 
 
 _HTTP_WRITES = frozenset({"post", "put", "patch", "delete"})
@@ -195,7 +195,7 @@ _HTTP_WRITES = frozenset({"post", "put", "patch", "delete"})
 def _method_parameter(call: cst.Call, ctx: FileContext) -> tuple[int, str] | None:
     """`client.request(method, path)` in a request helper whose `method` is its parameter: the
     parameter's position (self not counted) and name; the helper's callers choose the verb."""
-    if not isinstance(call.func, cst.Attribute) or call.func.attr.value != "request":
+    if type(call.func) is not cst.Attribute or call.func.attr.value != "request":
         return None
     facts = ctx.current_facts
     if facts is None:
@@ -205,7 +205,7 @@ def _method_parameter(call: cst.Call, ctx: FileContext) -> tuple[int, str] | Non
         method = call.args[0].value
     if method is None:
         method = _unpacked_method(call, facts)
-    if not isinstance(method, cst.Name) or method.value not in facts.params or method.value in {"self", "cls"}:
+    if type(method) is not cst.Name or method.value not in facts.params or method.value in {"self", "cls"}:
         return None
     return [p for p in facts.params if p not in {"self", "cls"}].index(method.value), method.value
 
@@ -214,15 +214,15 @@ def _unpacked_method(call: cst.Call, fn: FunctionFacts) -> cst.BaseExpression | 
     """`client.request(**options)` where the local `options` holds `{"method": method, ...}` (or
     had `options["method"] = method` stored) where the call reads it: the method's expression."""
     for argument in call.args:
-        if argument.star != "**" or not isinstance(argument.value, cst.Name):
+        if argument.star != "**" or type(argument.value) is not cst.Name:
             continue
         for store in fn.stores_reaching(argument.value.value, call):
             if store.slot == "method":
                 return store.value
             value = store.value
-            if isinstance(value, cst.Dict):
+            if type(value) is cst.Dict:
                 for element in value.elements:
-                    if isinstance(element, cst.DictElement) and literal_text(element.key) == "method":
+                    if type(element) is cst.DictElement and literal_text(element.key) == "method":
                         return element.value
     return None
 
@@ -254,7 +254,7 @@ def _handed_write(call: cst.Call, ctx: FileContext, depth: int) -> str | None:
     with a write (`_with_retries(self.client.post, url, json=body)`): the call the wrapper makes
     is that write, with the caller's remaining arguments."""
     facts = ctx.current_facts
-    if facts is None or not isinstance(call.func, cst.Name) or call.func.value not in facts.params or call.func.value in {"self", "cls"}:
+    if facts is None or type(call.func) is not cst.Name or call.func.value not in facts.params or call.func.value in {"self", "cls"}:
         return None
     name = call.func.value
     position = [p for p in facts.params if p not in {"self", "cls"}].index(name)
@@ -266,7 +266,7 @@ def _handed_write(call: cst.Call, ctx: FileContext, depth: int) -> str | None:
             given = positional[position] if 0 <= position < len(positional) else next(
                 (a for a in inner.node.args if a.keyword is not None and a.keyword.value == name), None
             )
-            if given is None or not isinstance(given.value, (cst.Name, cst.Attribute)):
+            if given is None or type(given.value) not in (cst.Name, cst.Attribute):
                 continue  # a lambda or a call's result: not a request the wrapper makes
             after = {id(a) for a in positional[position + 1 :]}
             rest = [a for a in inner.node.args if a is not given and (a.keyword is not None or a.star or id(a) in after)]
@@ -288,22 +288,22 @@ def _file_handles(ctx: FileContext) -> frozenset[str]:
     if known is None:
         names: set[str] = set()
         for node in descendants(facts.node.body, into_scopes=False):
-            if isinstance(node, cst.WithItem) and node.asname is not None and _opens_a_file(node.item):
-                names.update(n.value for n in descendants(node.asname.name) if isinstance(n, cst.Name))
-            elif isinstance(node, cst.Assign) and _opens_a_file(node.value):
-                names.update(t.target.value for t in node.targets if isinstance(t.target, cst.Name))
+            if type(node) is cst.WithItem and node.asname is not None and _opens_a_file(node.item):
+                names.update(n.value for n in descendants(node.asname.name) if type(n) is cst.Name)
+            elif type(node) is cst.Assign and _opens_a_file(node.value):
+                names.update(t.target.value for t in node.targets if type(t.target) is cst.Name)
         known = memo[id(facts.node)] = frozenset(names)
     return known
 
 
 def _opens_a_file(expr: cst.BaseExpression) -> bool:
-    while isinstance(expr, cst.Await):
+    while type(expr) is cst.Await:
         expr = expr.expression
-    if not isinstance(expr, cst.Call):
+    if type(expr) is not cst.Call:
         return False
     name = dotted(expr.func) or ""
     return name in {"open", "io.open", "codecs.open", "aiofiles.open", "gzip.open", "tempfile.NamedTemporaryFile"} or (
-        isinstance(expr.func, cst.Attribute) and expr.func.attr.value == "open" and name not in {"webbrowser.open"}
+        type(expr.func) is cst.Attribute and expr.func.attr.value == "open" and name not in {"webbrowser.open"}
     )
 
 
@@ -349,7 +349,7 @@ def _status_admits_5xx(test: cst.BaseExpression) -> bool | None:
     """True: the condition holds for a 5xx status (or a failed response in general); False: only
     for statuses that mean the request was refused before it ran (429, < 500, a client error);
     None: not a status test."""
-    if isinstance(test, cst.UnaryOperation) and isinstance(test.operator, cst.Not):
+    if type(test) is cst.UnaryOperation and type(test.operator) is cst.Not:
         inner = dotted(test.expression) or ""
         if last_name(inner) in {"ok", "is_success", "success"}:
             return True
@@ -359,7 +359,7 @@ def _status_admits_5xx(test: cst.BaseExpression) -> bool | None:
         return True
     if last_name(name) == "is_client_error":
         return False
-    if not isinstance(test, cst.Comparison) or len(test.comparisons) != 1:
+    if type(test) is not cst.Comparison or len(test.comparisons) != 1:
         return None
     left = dotted(test.left) or ""
     if last_name(left) not in _STATUS_NAMES:
@@ -369,13 +369,13 @@ def _status_admits_5xx(test: cst.BaseExpression) -> bool | None:
     if not numbers:
         return None
     op = target.operator
-    if isinstance(op, (cst.Equal, cst.In)):
+    if type(op) in (cst.Equal, cst.In):
         return any(n >= 500 for n in numbers)
-    if isinstance(op, (cst.NotEqual, cst.NotIn)):
+    if type(op) in (cst.NotEqual, cst.NotIn):
         return True
-    if isinstance(op, (cst.GreaterThanEqual, cst.GreaterThan)):
+    if type(op) in (cst.GreaterThanEqual, cst.GreaterThan):
         return min(numbers) < 600
-    if isinstance(op, (cst.LessThan, cst.LessThanEqual)):
+    if type(op) in (cst.LessThan, cst.LessThanEqual):
         return max(numbers) > 500
     return None
 
@@ -391,35 +391,35 @@ def _judged_transient(fn: FunctionFacts, part: cst.BaseExpression, response: str
     `error.retryable` where `error = parse_error(response.status_code, body)` reaches the test?
     The verdict is read where it is made (another function, often another module); its name
     says which failures it admits."""
-    if isinstance(part, cst.UnaryOperation):
+    if type(part) is cst.UnaryOperation:
         return False  # `not error.retryable`: the other failures
-    named = dotted(part.func if isinstance(part, cst.Call) else part) or ""
+    named = dotted(part.func if type(part) is cst.Call else part) or ""
     if not named or not any(word in _TRANSIENT_WORDS for word in identifier_words(last_name(named))):
         return False
     base = named.split(".")[0]
-    handed = [a.value for a in part.args] if isinstance(part, cst.Call) else []
+    handed = [a.value for a in part.args] if type(part) is cst.Call else []
     if base == response or any(_reads(value, response) for value in handed):
         return True
     if base in fn.params or "." not in named:
         return False
     for store in fn.stores_reaching(base, at):
         value = store.value
-        while isinstance(value, cst.Await):
+        while type(value) is cst.Await:
             value = value.expression
-        if isinstance(value, cst.Call) and any(_reads(a.value, response) for a in value.args) and _holds_response(fn, response, write, store.statement or at):
+        if type(value) is cst.Call and any(_reads(a.value, response) for a in value.args) and _holds_response(fn, response, write, store.statement or at):
             return True
     return False
 
 
 def _reads(expr: cst.BaseExpression, name: str) -> bool:
-    return any(isinstance(n, cst.Name) and n.value == name for n in descendants(expr))
+    return any(type(n) is cst.Name and n.value == name for n in descendants(expr))
 
 
 def _numbers(expr: cst.BaseExpression) -> list[int]:
-    if isinstance(expr, cst.Integer):
+    if type(expr) is cst.Integer:
         return [int(expr.value)]
-    if isinstance(expr, (cst.Tuple, cst.List, cst.Set)):
-        return [int(e.value.value) for e in expr.elements if isinstance(e.value, cst.Integer)]
+    if type(expr) in (cst.Tuple, cst.List, cst.Set):
+        return [int(e.value.value) for e in expr.elements if type(e.value) is cst.Integer]
     return []
 
 
@@ -429,20 +429,20 @@ def _guarantees_nothing_happened(conditions: Iterable[cst.BaseExpression], ctx: 
         for part in _conjuncts(condition):
             if _status_admits_5xx(part) is False:
                 return True
-            if isinstance(part, cst.Call) and dotted(part.func) == "isinstance" and len(part.args) == 2:
+            if type(part) is cst.Call and dotted(part.func) == "isinstance" and len(part.args) == 2:
                 classes = part.args[1].value
-                names = [e.value for e in classes.elements] if isinstance(classes, cst.Tuple) else [classes]
+                names = [e.value for e in classes.elements] if type(classes) is cst.Tuple else [classes]
                 if names and all(_NOTHING_HAPPENED.search(last_name(dotted(n) or "")) for n in names):
                     return True
                 continue
-            text = " ".join(dotted(n) or "" for n in descendants(part) if isinstance(n, (cst.Name, cst.Attribute)))
+            text = " ".join(dotted(n) or "" for n in descendants(part) if type(n) in (cst.Name, cst.Attribute))
             if _NOTHING_HAPPENED.search(text):
                 return True
     return False
 
 
 def _conjuncts(test: cst.BaseExpression) -> Iterator[cst.BaseExpression]:
-    if isinstance(test, cst.BooleanOperation) and isinstance(test.operator, cst.And):
+    if type(test) is cst.BooleanOperation and type(test.operator) is cst.And:
         yield from _conjuncts(test.left)
         yield from _conjuncts(test.right)
     else:
@@ -472,7 +472,7 @@ def _graph(fn: FunctionFacts, ctx: FileContext) -> ControlFlowGraph:
 def _node_of(graph: ControlFlowGraph, statement: cst.CSTNode | None, inner: cst.CSTNode) -> Node | None:
     """The graph's node for the statement holding `inner` (a call): the small statement of a
     line that holds it, or a compound statement's header (`with`, `if`, loop)."""
-    if isinstance(statement, cst.SimpleStatementLine):
+    if type(statement) is cst.SimpleStatementLine:
         for small in statement.body:
             if small is inner or any(node is inner for node in descendants(small)):
                 return graph.node_of(small)
@@ -496,7 +496,7 @@ def _holds_response(fn: FunctionFacts, name: str, call: CallFact, statement: cst
     from the write reach the statement (reaching definitions on the control-flow graph)?"""
     for store in fn.stores_reaching(name, statement):
         value = store.value
-        while isinstance(value, cst.Await):
+        while type(value) is cst.Await:
             value = value.expression
         if value is call.node:
             return True
@@ -641,7 +641,7 @@ async def send_payment(account: str, amount_cents: int) -> str:
             for part in _conjuncts(condition):
                 if _status_admits_5xx(part) is not True:
                     continue
-                read = {n.value for n in descendants(part) if isinstance(n, cst.Name)}
+                read = {n.value for n in descendants(part) if type(n) is cst.Name}
                 for name in sorted(read & set(responses)):
                     call, write = responses[name]
                     if not _holds_response(fn, name, call, statement):
@@ -655,9 +655,9 @@ async def send_payment(account: str, amount_cents: int) -> str:
         by_call = {id(call.node): (call, write) for call, write in writes}
         out: dict[str, tuple[CallFact, str]] = {}
         for node in descendants(fn.node.body, into_scopes=False):
-            if isinstance(node, cst.Assign) and len(node.targets) == 1 and isinstance(node.targets[0].target, cst.Name):
+            if type(node) is cst.Assign and len(node.targets) == 1 and type(node.targets[0].target) is cst.Name:
                 value = node.value
-                while isinstance(value, cst.Await):
+                while type(value) is cst.Await:
                     value = value.expression
                 if id(value) in by_call:
                     out[node.targets[0].target.value] = by_call[id(value)]
@@ -714,7 +714,7 @@ async def send_payment(account: str, amount_cents: int) -> str:
                 continue
             for test in _round_tests(loop, ctx):
                 parts = [part for part in _conjuncts(test.test) if _status_admits_5xx(part) is True]
-                read = {n.value for part in parts for n in descendants(part) if isinstance(n, cst.Name)}
+                read = {n.value for part in parts for n in descendants(part) if type(n) is cst.Name}
                 why = "a failed status of its response"
                 if name not in read:
                     # `error = classify(response.status_code)` then `if error.retryable: continue`.
@@ -749,7 +749,7 @@ async def send_payment(account: str, amount_cents: int) -> str:
             for part in (part for test in tests for part in _conjuncts(test)):
                 if _status_admits_5xx(part) is not True:
                     continue
-                read = {n.value for n in descendants(part) if isinstance(n, cst.Name)}
+                read = {n.value for n in descendants(part) if type(n) is cst.Name}
                 held = [name for name in sorted(read & set(responses)) if _holds_response(fn, name, responses[name][0], call.node)]
                 if not held:
                     continue
@@ -768,7 +768,7 @@ async def send_payment(account: str, amount_cents: int) -> str:
         """The innermost loop around `node`."""
         found = None
         for loop in descendants(fn.node.body, into_scopes=False):
-            if isinstance(loop, (cst.For, cst.While)) and any(n is node for n in descendants(loop.body, into_scopes=False)):
+            if type(loop) in (cst.For, cst.While) and any(n is node for n in descendants(loop.body, into_scopes=False)):
                 found = loop
         return found
 
@@ -777,7 +777,7 @@ async def send_payment(account: str, amount_cents: int) -> str:
         included, runs the whole body again."""
         for decorator in fn.node.decorators:
             expr = decorator.decorator
-            call = expr if isinstance(expr, cst.Call) else None
+            call = expr if type(expr) is cst.Call else None
             name = last_name(dotted(call.func if call is not None else expr) or "")
             if name not in _RETRY_DECORATORS:
                 continue
@@ -800,7 +800,7 @@ async def send_payment(account: str, amount_cents: int) -> str:
             return  # most modules: no need to walk them
         for index, top in enumerate(ctx.module.body):
             for node in descendants(top):
-                if not isinstance(node, cst.Call):
+                if type(node) is not cst.Call:
                     continue
                 for middleware, server in self._retry_middleware(node, ctx):
                     if _retries_only_refusals(middleware, ctx):
@@ -816,7 +816,7 @@ async def send_payment(account: str, amount_cents: int) -> str:
         """(the RetryMiddleware(...) call, the server's key) put on a server by `call`:
         `server.add_middleware(RetryMiddleware())` or `FastMCP(..., middleware=[RetryMiddleware()])`."""
         module = ctx.model.module
-        if isinstance(call.func, cst.Attribute) and call.func.attr.value == "add_middleware" and call.args:
+        if type(call.func) is cst.Attribute and call.func.attr.value == "add_middleware" and call.args:
             first = call.args[0].value
             receiver = dotted(call.func.value) or ""
             if _is_retry_middleware(first, ctx):
@@ -825,7 +825,7 @@ async def send_payment(account: str, amount_cents: int) -> str:
         for argument in call.args:
             if argument.keyword is None or argument.keyword.value != "middleware":
                 continue
-            elements = argument.value.elements if isinstance(argument.value, (cst.List, cst.Tuple)) else []
+            elements = argument.value.elements if type(argument.value) in (cst.List, cst.Tuple) else []
             for element in elements:
                 if _is_retry_middleware(element.value, ctx):
                     key = ctx.model.constructed_as.get(id(call), "")
@@ -901,8 +901,8 @@ def _leaves(block: cst.BaseSuite) -> bool:
     """Does the clause's body end by leaving the loop (raise, return, break)?"""
     body = getattr(block, "body", ())
     last = body[-1] if body else None
-    if isinstance(last, cst.SimpleStatementLine) and last.body:
-        return isinstance(last.body[-1], (cst.Raise, cst.Return, cst.Break))
+    if type(last) is cst.SimpleStatementLine and last.body:
+        return type(last.body[-1]) in (cst.Raise, cst.Return, cst.Break)
     return False
 
 
@@ -912,9 +912,9 @@ def _round_tests(loop: cst.For | cst.While, ctx: FileContext) -> Iterator[cst.If
     stack: list[cst.CSTNode] = [loop.body]
     while stack:
         node = stack.pop()
-        if isinstance(node, (cst.For, cst.While, cst.FunctionDef, cst.ClassDef, cst.Lambda)):
+        if type(node) in (cst.For, cst.While, cst.FunctionDef, cst.ClassDef, cst.Lambda):
             continue
-        if isinstance(node, cst.If) and _goes_round(node.body, ctx):
+        if type(node) is cst.If and _goes_round(node.body, ctx):
             yield node
         stack.extend(reversed(node.children))
 
@@ -926,11 +926,11 @@ def _goes_round(block: cst.BaseSuite, ctx: FileContext) -> bool:
     stack: list[cst.CSTNode] = [block]
     while stack:
         node = stack.pop()
-        if isinstance(node, cst.Continue):
+        if type(node) is cst.Continue:
             if not _guarantees_nothing_happened(_tests_around(block, node), ctx):
                 return True
             continue
-        if isinstance(node, (cst.For, cst.While, cst.FunctionDef, cst.ClassDef, cst.Lambda)):
+        if type(node) in (cst.For, cst.While, cst.FunctionDef, cst.ClassDef, cst.Lambda):
             continue
         stack.extend(node.children)
     return False
@@ -945,13 +945,13 @@ def _compares_method_to_reads(test: cst.BaseExpression, method: str, negated: bo
     the test holds only for a read (or, negated, only for anything but one)."""
     parts = [test] if negated else list(_conjuncts(test))
     for part in parts:
-        if not isinstance(part, cst.Comparison) or len(part.comparisons) != 1:
+        if type(part) is not cst.Comparison or len(part.comparisons) != 1:
             continue
-        if not any(isinstance(n, cst.Name) and n.value == method for n in descendants(part.left)):
+        if not any(type(n) is cst.Name and n.value == method for n in descendants(part.left)):
             continue
         target = part.comparisons[0]
         compared = target.comparator
-        elements = [e.value for e in compared.elements] if isinstance(compared, (cst.Tuple, cst.List, cst.Set)) else [compared]
+        elements = [e.value for e in compared.elements] if type(compared) in (cst.Tuple, cst.List, cst.Set) else [compared]
         verbs = [(literal_text(e) or "").lower() for e in elements]
         if not verbs or any(verb not in _READ_VERBS for verb in verbs):
             continue
@@ -970,13 +970,13 @@ def _only_for_reads(fn: FunctionFacts, write: cst.Call, node: cst.CSTNode, ctx: 
     method = parameter[1]
     if any(_compares_method_to_reads(test, method, negated=False) for test in _tests_around(fn.node.body, node)):
         return True
-    blocks = [block for block in descendants(fn.node.body, into_scopes=False) if isinstance(block, cst.IndentedBlock)]
+    blocks = [block for block in descendants(fn.node.body, into_scopes=False) if type(block) is cst.IndentedBlock]
     for block in blocks:
         statements = list(block.body)
         for at, statement in enumerate(statements):
             if any(n is node for n in descendants(statement, into_scopes=False)):
                 if any(
-                    isinstance(before, cst.If) and _leaves(before.body) and _compares_method_to_reads(before.test, method, negated=True)
+                    type(before) is cst.If and _leaves(before.body) and _compares_method_to_reads(before.test, method, negated=True)
                     for before in statements[:at]
                 ):
                     return True
@@ -988,7 +988,7 @@ def _tests_around(block: cst.CSTNode, node: cst.CSTNode) -> list[cst.BaseExpress
     """The tests of the `if`s inside `block` that hold `node`."""
     tests = []
     for candidate in descendants(block, into_scopes=False):
-        if isinstance(candidate, cst.If) and any(n is node for n in descendants(candidate.body, into_scopes=False)):
+        if type(candidate) is cst.If and any(n is node for n in descendants(candidate.body, into_scopes=False)):
             tests.append(candidate.test)
     return tests
 
@@ -1009,15 +1009,15 @@ def _repeats(loop: cst.For | cst.While, call: cst.Call) -> bool:
     """Does the loop run the same write again (`for attempt in range(3)`, `while True`), rather
     than the next of several (`for item in items`, each write reading the item) or a poll until
     a deadline (`while time.monotonic() < deadline`: what it runs is a probe)?"""
-    if isinstance(loop, cst.While) and any(
-        isinstance(node, cst.Call) and last_name(dotted(node.func) or "") in _CLOCKS for node in descendants(loop.test)
+    if type(loop) is cst.While and any(
+        type(node) is cst.Call and last_name(dotted(node.func) or "") in _CLOCKS for node in descendants(loop.test)
     ):
         return False
-    if isinstance(loop, cst.For):
+    if type(loop) is cst.For:
         iterated = loop.iter
-        if not (isinstance(iterated, cst.Call) and last_name(dotted(iterated.func) or "") in {"range", "count", "repeat"}):
+        if not (type(iterated) is cst.Call and last_name(dotted(iterated.func) or "") in {"range", "count", "repeat"}):
             return False
-    read = {n.value for a in call.args for n in descendants(a.value) if isinstance(n, cst.Name)}
+    read = {n.value for a in call.args for n in descendants(a.value) if type(n) is cst.Name}
     return not (read & _varying(loop))
 
 
@@ -1030,7 +1030,7 @@ def _advances(value: cst.BaseExpression) -> bool:
     """Does the value call something that gives another answer each round (`queue.pop()`,
     `next(items)`, `q.get()` with no key)?"""
     for node in descendants(value):
-        if isinstance(node, cst.Call):
+        if type(node) is cst.Call:
             name = last_name(dotted(node.func) or "")
             if name in _ADVANCES or (name == "get" and not node.args):
                 return True
@@ -1042,22 +1042,22 @@ def _varying(loop: cst.For | cst.While) -> set[str]:
     a counter (`attempt += 1`, `n = n + 1`), the next item of something (`item = q.pop()`), and
     what is built from them. A local rebuilt each round from what does not change (`headers =
     {"Authorization": f"Bearer {token}"}` with `token` read the same way) holds the same value."""
-    varying = {n.value for n in descendants(loop.target) if isinstance(n, cst.Name)} if isinstance(loop, cst.For) else set()
+    varying = {n.value for n in descendants(loop.target) if type(n) is cst.Name} if type(loop) is cst.For else set()
     stores: list[tuple[set[str], cst.BaseExpression | None]] = []
     for node in descendants(loop.body, into_scopes=False):
-        if isinstance(node, (cst.Assign, cst.AugAssign, cst.AnnAssign)):
-            targets = [t.target for t in node.targets] if isinstance(node, cst.Assign) else [node.target]
-            names = {n.value for target in targets for n in descendants(target) if isinstance(n, cst.Name)}
-            if isinstance(node, cst.AugAssign) or node.value is None:
+        if type(node) in (cst.Assign, cst.AugAssign, cst.AnnAssign):
+            targets = [t.target for t in node.targets] if type(node) is cst.Assign else [node.target]
+            names = {n.value for target in targets for n in descendants(target) if type(n) is cst.Name}
+            if type(node) is cst.AugAssign or node.value is None:
                 varying |= names
             else:
                 stores.append((names, node.value))
-        elif isinstance(node, (cst.For, cst.CompFor)):
-            varying.update(n.value for n in descendants(node.target) if isinstance(n, cst.Name))
-        elif isinstance(node, (cst.WithItem, cst.NamedExpr)):
-            target = node.asname.name if isinstance(node, cst.WithItem) and node.asname is not None else getattr(node, "target", None)
+        elif type(node) in (cst.For, cst.CompFor):
+            varying.update(n.value for n in descendants(node.target) if type(n) is cst.Name)
+        elif type(node) in (cst.WithItem, cst.NamedExpr):
+            target = node.asname.name if type(node) is cst.WithItem and node.asname is not None else getattr(node, "target", None)
             if target is not None:
-                varying.update(n.value for n in descendants(target) if isinstance(n, cst.Name))
+                varying.update(n.value for n in descendants(target) if type(n) is cst.Name)
     # A store that reads what the loop assigns at it or after it reads the round before
     # (`response = post(url, json={"cursor": cursor})` ... `cursor = response.json()["next"]`).
     last_store: dict[str, int] = {}
@@ -1070,7 +1070,7 @@ def _varying(loop: cst.For | cst.While) -> set[str]:
         for at, (names, value) in enumerate(stores):
             if names <= varying or value is None:
                 continue
-            read = {n.value for n in descendants(value) if isinstance(n, cst.Name)}
+            read = {n.value for n in descendants(value) if type(n) is cst.Name}
             carried = any(last_store.get(name, -1) >= at for name in read)
             if carried or read & varying or _advances(value):
                 varying |= names
@@ -1079,7 +1079,7 @@ def _varying(loop: cst.For | cst.While) -> set[str]:
 
 
 def _is_retry_middleware(expr: cst.BaseExpression, ctx: FileContext) -> bool:
-    if not isinstance(expr, cst.Call):
+    if type(expr) is not cst.Call:
         return False
     resolved = ctx.model.aliases.resolve(expr.func) or dotted(expr.func) or ""
     return last_name(resolved) == "RetryMiddleware" and resolved.split(".")[0] in {"fastmcp", "RetryMiddleware"}
@@ -1091,7 +1091,7 @@ def _retries_only_refusals(middleware: cst.Call, ctx: FileContext) -> bool:
     for argument in middleware.args:
         if argument.keyword is not None and argument.keyword.value == "retry_exceptions":
             value = argument.value
-            names = [e.value for e in value.elements] if isinstance(value, (cst.Tuple, cst.List)) else [value]
+            names = [e.value for e in value.elements] if type(value) in (cst.Tuple, cst.List) else [value]
             return bool(names) and all(
                 not _UNCERTAIN_CLASS.search(last_name(dotted(n) or "?")) and last_name(dotted(n) or "") not in _BROAD for n in names
             )

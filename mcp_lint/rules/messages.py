@@ -98,7 +98,7 @@ class Message:
     def read_printf(cls, template: cst.BaseExpression, arguments: list[cst.BaseExpression], code: Callable[[cst.CSTNode], str]) -> Message | None:
         """The message of a logging call's `%` format and arguments (`"lookup of %s failed",
         item_id` reads as `f"lookup of {item_id} failed"`); None for other shapes."""
-        if not isinstance(template, cst.SimpleString) or "b" in template.prefix.lower() or len(template.quote) != 1:
+        if type(template) is not cst.SimpleString or "b" in template.prefix.lower() or len(template.quote) != 1:
             return None
         if not arguments:
             return cls([Part(template.prefix, template.quote, [Text(template.raw_value, False)])])
@@ -342,34 +342,34 @@ def capitalized(text: str) -> str:
 
 
 def _collect(expr: cst.BaseExpression, parts: list[Part], code: Callable[[cst.CSTNode], str]) -> bool:
-    if isinstance(expr, cst.BinaryOperation) and isinstance(expr.operator, cst.Add):
+    if type(expr) is cst.BinaryOperation and type(expr.operator) is cst.Add:
         return _collect_sum(expr, parts, code)
-    if isinstance(expr, cst.Call) and isinstance(expr.func, cst.Attribute) and expr.func.attr.value == "format":
+    if type(expr) is cst.Call and type(expr.func) is cst.Attribute and expr.func.attr.value == "format":
         return _collect_format(expr, parts, code)
-    if isinstance(expr, cst.ConcatenatedString):
+    if type(expr) is cst.ConcatenatedString:
         return _collect(expr.left, parts, code) and _collect(expr.right, parts, code)
-    if isinstance(expr, cst.SimpleString):
+    if type(expr) is cst.SimpleString:
         prefix = expr.prefix
         if "b" in prefix.lower():
             return False
         parts.append(Part(prefix, expr.quote, [Text(expr.raw_value, False)]))
         return True
-    if isinstance(expr, cst.FormattedString):
+    if type(expr) is cst.FormattedString:
         prefix = expr.prefix.replace("f", "").replace("F", "")
         if "b" in prefix.lower():
             return False
         part = Part(prefix, expr.end, [])
         for piece in expr.parts:
-            if isinstance(piece, cst.FormattedStringText):
+            if type(piece) is cst.FormattedStringText:
                 part.pieces.append(Text(piece.value, True))
                 continue
             if piece.equal is not None:
                 return False  # `{x=}` prints its own source: no %s equivalent
             spec = None
             if piece.format_spec is not None:
-                if not all(isinstance(s, cst.FormattedStringText) for s in piece.format_spec):
+                if not all(type(s) is cst.FormattedStringText for s in piece.format_spec):
                     return False
-                spec = "".join(s.value for s in piece.format_spec if isinstance(s, cst.FormattedStringText))
+                spec = "".join(s.value for s in piece.format_spec if type(s) is cst.FormattedStringText)
             source = code(piece.expression).strip()
             part.pieces.append(Placeholder(source, piece.conversion, spec, piece.expression))
         parts.append(part)
@@ -384,14 +384,14 @@ def _collect_sum(expr: cst.BinaryOperation, parts: list[Part], code: Callable[[c
     stack: list[cst.BaseExpression] = [expr]
     while stack:
         node = stack.pop()
-        if isinstance(node, cst.BinaryOperation) and isinstance(node.operator, cst.Add) and not node.lpar:
+        if type(node) is cst.BinaryOperation and type(node.operator) is cst.Add and not node.lpar:
             stack.extend([node.right, node.left])
         else:
             operands.append(node)
     literals: list[Part] = []
     pieces: list[Piece] = []
     for operand in operands:
-        if isinstance(operand, (cst.SimpleString, cst.FormattedString, cst.ConcatenatedString)):
+        if type(operand) in (cst.SimpleString, cst.FormattedString, cst.ConcatenatedString):
             inner: list[Part] = []
             if not _collect(operand, inner, code):
                 return False
@@ -400,7 +400,7 @@ def _collect_sum(expr: cst.BinaryOperation, parts: list[Part], code: Callable[[c
         else:
             value = operand
             # `str(x)` in a sum is there to make x a string: the f-string does that.
-            if isinstance(value, cst.Call) and isinstance(value.func, cst.Name) and value.func.value == "str" and len(value.args) == 1:
+            if type(value) is cst.Call and type(value.func) is cst.Name and value.func.value == "str" and len(value.args) == 1:
                 value = value.args[0].value
             pieces.append(Placeholder(code(value).strip(), None, None, operand))
     if not literals or len({(p.prefix.lower(), p.quote) for p in literals}) != 1 or len(literals[0].quote) != 1:
@@ -416,8 +416,8 @@ def _collect_sum(expr: cst.BinaryOperation, parts: list[Part], code: Callable[[c
 def _collect_format(call: cst.Call, parts: list[Part], code: Callable[[cst.CSTNode], str]) -> bool:
     """`"Failed to read {}: {err}".format(path, err=e)` as `f"Failed to read {path}: {e}"`, its
     positional and named arguments in their fields."""
-    template = call.func.value if isinstance(call.func, cst.Attribute) else None
-    if not isinstance(template, cst.SimpleString) or "b" in template.prefix.lower() or len(template.quote) != 1:
+    template = call.func.value if type(call.func) is cst.Attribute else None
+    if type(template) is not cst.SimpleString or "b" in template.prefix.lower() or len(template.quote) != 1:
         return False
     if any(a.star for a in call.args):
         return False
@@ -448,7 +448,7 @@ def _collect_format(call: cst.Call, parts: list[Part], code: Callable[[cst.CSTNo
 
 
 def _literals(expr: cst.BaseExpression) -> list[cst.BaseExpression]:
-    if isinstance(expr, cst.ConcatenatedString):
+    if type(expr) is cst.ConcatenatedString:
         return _literals(expr.left) + _literals(expr.right)
     return [expr]
 

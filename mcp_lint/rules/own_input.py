@@ -78,12 +78,12 @@ def _scalar(annotation: cst.BaseExpression | None) -> bool:
     """`str`, `int`, `Path`, `str | None`, `Optional[str]`, `Annotated[str, Field(...)]`."""
     if annotation is None:
         return False
-    if isinstance(annotation, cst.BinaryOperation) and isinstance(annotation.operator, cst.BitOr):
+    if type(annotation) is cst.BinaryOperation and type(annotation.operator) is cst.BitOr:
         sides = [annotation.left, annotation.right]
         return any(_scalar(side) for side in sides) and all(_scalar(side) or _is_none(side) for side in sides)
-    if isinstance(annotation, cst.Subscript):
+    if type(annotation) is cst.Subscript:
         outer = last_name(dotted(annotation.value) or "")
-        inner = [e.slice.value for e in annotation.slice if isinstance(e.slice, cst.Index)]
+        inner = [e.slice.value for e in annotation.slice if type(e.slice) is cst.Index]
         if outer == "Optional" and len(inner) == 1:
             return _scalar(inner[0])
         return outer == "Annotated" and bool(inner) and _scalar(inner[0])
@@ -91,4 +91,4 @@ def _scalar(annotation: cst.BaseExpression | None) -> bool:
 
 
 def _is_none(node: cst.BaseExpression) -> bool:
-    return isinstance(node, cst.Name) and node.value == "None"
+    return type(node) is cst.Name and node.value == "None"

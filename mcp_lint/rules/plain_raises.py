@@ -73,7 +73,7 @@ def plain_raises(fn: FunctionFacts, ctx: FileContext) -> Iterator[PlainRaise]:
     act on."""
     for fact in fn.raises:
         exc = fact.node.exc
-        if not isinstance(exc, cst.Call) or is_tool_error_raise(exc, ctx):
+        if type(exc) is not cst.Call or is_tool_error_raise(exc, ctx):
             continue
         resolved = raised_class(exc, ctx)
         if resolved is None or is_protocol_error_class(resolved, dotted(exc.func)) or delivered_class(resolved):
@@ -81,7 +81,7 @@ def plain_raises(fn: FunctionFacts, ctx: FileContext) -> Iterator[PlainRaise]:
         cls = last_name(resolved)
         if not cls[:1].isupper() or cls in _INTERNAL_CLASSES:
             continue  # `raise make_error(...)`: a factory, judged where it builds the exception
-        if any(isinstance(m, cst.Call) and project_call(m, ctx) for m in fact.managers):
+        if any(type(m) is cst.Call and project_call(m, ctx) for m in fact.managers):
             continue  # `with reported_to_model():` may turn it into a ToolError on its way out
         bases = builtin_bases(cls) if resolved == cls else ()
         if any(fact.caught_here(name) for name in bases or (cls,)):

@@ -41,23 +41,23 @@ from mcp_lint.vocabulary import (
 
 
 def _dict_items(node: cst.BaseExpression) -> dict[str, cst.BaseExpression] | None:
-    if isinstance(node, cst.Dict):
+    if type(node) is cst.Dict:
         items: dict[str, cst.BaseExpression] = {}
         for element in node.elements:
-            if isinstance(element, cst.DictElement) and isinstance(element.key, cst.SimpleString):
+            if type(element) is cst.DictElement and type(element.key) is cst.SimpleString:
                 key = literal_value(element.key)
                 if isinstance(key, str):
                     items[key] = element.value
         return items
-    if isinstance(node, cst.Call) and dotted(node.func) == "dict" and not any(a.keyword is None for a in node.args):
+    if type(node) is cst.Call and dotted(node.func) == "dict" and not any(a.keyword is None for a in node.args):
         return {a.keyword.value: a.value for a in node.args if a.keyword is not None}
     return None
 
 
 def _is_falsy_literal(node: cst.BaseExpression) -> bool:
-    return (isinstance(node, cst.Name) and node.value in {"None", "False"}) or (
-        isinstance(node, cst.SimpleString) and node.evaluated_value == ""
-    ) or (isinstance(node, (cst.List, cst.Dict)) and not node.elements)
+    return (type(node) is cst.Name and node.value in {"None", "False"}) or (
+        type(node) is cst.SimpleString and node.evaluated_value == ""
+    ) or (type(node) in (cst.List, cst.Dict) and not node.elements)
 
 
 _SERIALIZERS = frozenset({"json.dumps", "dumps", "orjson.dumps", "JSONResponse", "str", "repr"})
@@ -65,11 +65,11 @@ _SERIALIZERS = frozenset({"json.dumps", "dumps", "orjson.dumps", "JSONResponse",
 
 def _unwrap(value: cst.BaseExpression, ctx: FileContext) -> cst.BaseExpression:
     """The value under `await`, `json.dumps(...)`, `str({...})`: what the serialized text says."""
-    while isinstance(value, cst.Await):
+    while type(value) is cst.Await:
         value = value.expression
-    if isinstance(value, cst.Call) and dotted(value.func) in _SERIALIZERS and value.args:
+    if type(value) is cst.Call and dotted(value.func) in _SERIALIZERS and value.args:
         inner = _serialised_local(value.args[0], ctx)
-        if dotted(value.func) not in {"str", "repr"} or isinstance(inner, cst.Dict):
+        if dotted(value.func) not in {"str", "repr"} or type(inner) is cst.Dict:
             value = inner
     return _dumped_model(value, ctx)
 
@@ -116,16 +116,16 @@ def _module_texts(module: cst.Module) -> dict[str, cst.BaseExpression]:
     found: dict[str, cst.BaseExpression] = {}
     seen: set[str] = set()
     for statement in module.body:
-        if not isinstance(statement, cst.SimpleStatementLine):
+        if type(statement) is not cst.SimpleStatementLine:
             continue
         for small in statement.body:
-            if isinstance(small, cst.Assign) and len(small.targets) == 1:
+            if type(small) is cst.Assign and len(small.targets) == 1:
                 target, value = small.targets[0].target, small.value
-            elif isinstance(small, cst.AnnAssign) and small.value is not None:
+            elif type(small) is cst.AnnAssign and small.value is not None:
                 target, value = small.target, small.value
             else:
                 continue
-            if not isinstance(target, cst.Name):
+            if type(target) is not cst.Name:
                 continue
             if target.value in seen:
                 found.pop(target.value, None)
@@ -139,17 +139,17 @@ def _module_texts(module: cst.Module) -> dict[str, cst.BaseExpression]:
 def _dumped_model(value: cst.BaseExpression, ctx: FileContext) -> cst.BaseExpression:
     """The object a serialiser method dumps (`reply.model_dump_json()`, `reply.dict()`), as built
     (`reply = Reply(error=...)`): a failure packed in a result model says what that model says."""
-    if not (isinstance(value, cst.Call) and isinstance(value.func, cst.Attribute) and value.func.attr.value in SERIALISERS):
+    if not (type(value) is cst.Call and type(value.func) is cst.Attribute and value.func.attr.value in SERIALISERS):
         return value
     if any(a.keyword is None for a in value.args):
         return value  # `json(path)`, `dict(pairs)`: not a dump of the receiver
     inner = value.func.value
     facts = ctx.current_facts
-    if isinstance(inner, cst.Name) and facts is not None:
+    if type(inner) is cst.Name and facts is not None:
         built = facts.single_assignments.get(inner.value)
-        if isinstance(built, cst.Call):
+        if type(built) is cst.Call:
             return built
-    return inner if isinstance(inner, cst.Call) else value
+    return inner if type(inner) is cst.Call else value
 
 
 def sent_value(facts: FunctionFacts, expr: cst.BaseExpression) -> cst.BaseExpression:
@@ -158,11 +158,11 @@ def sent_value(facts: FunctionFacts, expr: cst.BaseExpression) -> cst.BaseExpres
     says what `payload` says). A helper's returns are judged outside its own context, where
     `_unwrap` cannot resolve the helper's locals."""
     value = facts.value_of(expr)
-    if isinstance(value, cst.Call) and dotted(value.func) in _SERIALIZERS and value.args:
+    if type(value) is cst.Call and dotted(value.func) in _SERIALIZERS and value.args:
         first = value.args[0]
-        if not first.star and first.keyword is None and isinstance(first.value, cst.Name):
+        if not first.star and first.keyword is None and type(first.value) is cst.Name:
             inner = facts.value_of(first.value)
-            if inner is not first.value and (dotted(value.func) not in {"str", "repr"} or isinstance(inner, cst.Dict)):
+            if inner is not first.value and (dotted(value.func) not in {"str", "repr"} or type(inner) is cst.Dict):
                 return inner
     return value
 
@@ -173,7 +173,7 @@ def error_dict_message(items: dict[str, cst.BaseExpression]) -> tuple[str, cst.B
         if key in items and not _is_falsy_literal(items[key]):
             inner = items[key]
             inner_items = _dict_items(inner) or {}
-            if isinstance(inner, cst.Dict) and {"code", "message"} <= set(inner_items):
+            if type(inner) is cst.Dict and {"code", "message"} <= set(inner_items):
                 # A JSON-RPC error object: returned, it is still a normal result on the wire (that
                 # it poses as a protocol error is MCP001's separate finding).
                 return "a JSON-RPC error object", inner_items["message"]
@@ -185,18 +185,18 @@ def error_dict_message(items: dict[str, cst.BaseExpression]) -> tuple[str, cst.B
     if flag is not None:  # `{"isError": True, "content": [...]}`: a dict, not a CallToolResult
         return f'"{flag}": True', next((items[k] for k in MESSAGE_KEYS if k in items), None)
     success = next((items[k] for k in SUCCESS_KEYS if k in items), None)
-    if isinstance(success, cst.Name) and success.value == "False":
+    if type(success) is cst.Name and success.value == "False":
         message = next((items[k] for k in MESSAGE_KEYS if k in items), None)
         return '"success": False', message
     status = items.get("status")
-    if isinstance(status, cst.SimpleString) and str(status.evaluated_value).lower() in FAILED_STATUSES:
+    if type(status) is cst.SimpleString and str(status.evaluated_value).lower() in FAILED_STATUSES:
         message = next((items[k] for k in MESSAGE_KEYS if k in items), None)
         return f'"status": {status.value}', message
     for key in STATE_KEYS:
         # `{"state": "ERROR", "detail": reply}`: only the failure words; a job's state is often
         # a stage of its life ("timeout" while it is still being prepared), not the call's result.
         state = items.get(key)
-        if isinstance(state, cst.SimpleString) and str(state.evaluated_value).lower() in FAILURE_STATUS_WORDS:
+        if type(state) is cst.SimpleString and str(state.evaluated_value).lower() in FAILURE_STATUS_WORDS:
             message = next((items[k] for k in MESSAGE_KEYS if k in items), None)
             return f'"{key}": {state.value}', message
     return None
@@ -231,7 +231,7 @@ def text_beside_a_code(items: dict[str, cst.BaseExpression], key: str) -> cst.Ba
         # `{"error": type(e).__name__, "message": str(e)}`: the class's name is a code as well.
         keys = _SENTENCE_KEYS_BESIDE_A_CODE
         return next((items[k] for k in keys if k != key and k in items and _sentence_like(items[k])), None)
-    if not isinstance(value, cst.SimpleString) or not isinstance(value.evaluated_value, str):
+    if type(value) is not cst.SimpleString or not isinstance(value.evaluated_value, str):
         return None
     text = value.evaluated_value.strip()
     if _CODE.fullmatch(text):
@@ -250,30 +250,30 @@ def text_beside_a_code(items: dict[str, cst.BaseExpression], key: str) -> cst.Ba
 def names_a_class(node: cst.BaseExpression) -> bool:
     """`type(e).__name__`, `e.__class__.__name__`, `f"{type(e).__name__}"`, `str(type(e))`: the
     name of an object's class, a code for programs that says nothing of what failed."""
-    if isinstance(node, cst.FormattedString):
-        parts = [p for p in node.parts if not (isinstance(p, cst.FormattedStringText) and not p.value.strip())]
-        return len(parts) == 1 and isinstance(parts[0], cst.FormattedStringExpression) and names_a_class(parts[0].expression)
-    if isinstance(node, cst.Call) and dotted(node.func) in {"str", "repr"} and len(node.args) == 1:
+    if type(node) is cst.FormattedString:
+        parts = [p for p in node.parts if not (type(p) is cst.FormattedStringText and not p.value.strip())]
+        return len(parts) == 1 and type(parts[0]) is cst.FormattedStringExpression and names_a_class(parts[0].expression)
+    if type(node) is cst.Call and dotted(node.func) in {"str", "repr"} and len(node.args) == 1:
         inner = node.args[0].value
         return _is_type_of(inner) or names_a_class(inner)
-    if isinstance(node, cst.Attribute) and node.attr.value in {"__name__", "__qualname__"}:
+    if type(node) is cst.Attribute and node.attr.value in {"__name__", "__qualname__"}:
         return _is_type_of(node.value)
     return False
 
 
 def _is_type_of(node: cst.BaseExpression) -> bool:
     """`type(x)` or `x.__class__`."""
-    if isinstance(node, cst.Call):
+    if type(node) is cst.Call:
         return dotted(node.func) == "type" and len(node.args) == 1
-    return isinstance(node, cst.Attribute) and node.attr.value == "__class__"
+    return type(node) is cst.Attribute and node.attr.value == "__class__"
 
 
 def _sentence_like(node: cst.BaseExpression) -> bool:
     """A value that can be text: a literal with words, an f-string, a concatenation, a local, a
     call (`str(e)`); not a flag, a number, a container or an empty literal."""
-    if _is_falsy_literal(node) or isinstance(node, (cst.Integer, cst.Float, cst.Dict, cst.List, cst.Tuple, cst.Set)):
+    if _is_falsy_literal(node) or type(node) in (cst.Integer, cst.Float, cst.Dict, cst.List, cst.Tuple, cst.Set):
         return False
-    if isinstance(node, cst.Name) and node.value in {"True", "False", "None"}:
+    if type(node) is cst.Name and node.value in {"True", "False", "None"}:
         return False
     text = literal_text(node)
     return text is None or bool(text.strip())
@@ -288,11 +288,11 @@ def _one_of_labels(text: str, ctx: FileContext) -> bool:
     values = [ret.node.value for ret in facts.returns]
     if len(values) < 3:
         return False
-    return all(v is not None and isinstance(v, cst.SimpleString) and (word := literal_text(v)) is not None and word.isidentifier() for v in values)
+    return all(v is not None and type(v) is cst.SimpleString and (word := literal_text(v)) is not None and word.isidentifier() for v in values)
 
 
 def _is_true(node: cst.BaseExpression | None) -> bool:
-    return isinstance(node, cst.Name) and node.value == "True"
+    return type(node) is cst.Name and node.value == "True"
 
 
 def _local_function(call: cst.Call, ctx: FileContext) -> FunctionFacts | None:
@@ -393,7 +393,7 @@ def builder_advice(call: cst.BaseExpression, message: cst.BaseExpression) -> lis
     """The texts an error builder's call passes after its message, in order
     (`error_response("TypeError", msg, "Use get_note() to read it")`): the author's advice,
     a sentence of its own for the model. Status words and values that are not words are not."""
-    if not isinstance(call, cst.Call):
+    if type(call) is not cst.Call:
         return []
     positional = [a.value for a in call.args if a.keyword is None and not a.star]
     at = next((index for index, value in enumerate(positional) if value is message), None)
@@ -460,7 +460,7 @@ def passes_message_through(call: cst.Call, ctx: FileContext) -> bool:
             return False
         first = positional[0]
         facts = ctx.current_facts
-        if isinstance(first, cst.Name) and facts is not None:
+        if type(first) is cst.Name and facts is not None:
             first = facts.value_of(first)
         return is_text(first)
     params = [p for p in helper.params if p not in {"self", "cls"}]
@@ -471,7 +471,7 @@ def passes_message_through(call: cst.Call, ctx: FileContext) -> bool:
             continue
         found = classify_return(sent_value(helper, ret.node.value), ctx, conditional=True)
         message = found[2] if found is not None else None
-        if isinstance(message, cst.Name) and message.value == params[0]:
+        if type(message) is cst.Name and message.value == params[0]:
             return True
         # `f"Error: {error}"`: the argument under a label the fix drops anyway.
         text = Message.read(message, lambda node: 0, ctx.code) if message is not None else None
@@ -497,12 +497,12 @@ def builder_returns_text(call: cst.Call, ctx: FileContext) -> bool:
 def is_text(expr: cst.BaseExpression) -> bool:
     """Is `expr` message text written here: a string literal (not bytes), an f-string, an
     implicit concatenation, a `+` with one of them, or `"...".format(...)` of one?"""
-    if isinstance(expr, cst.BinaryOperation) and isinstance(expr.operator, cst.Add):
+    if type(expr) is cst.BinaryOperation and type(expr.operator) is cst.Add:
         return is_text(expr.left) or is_text(expr.right)
-    if isinstance(expr, cst.Call) and isinstance(expr.func, cst.Attribute) and expr.func.attr.value == "format":
+    if type(expr) is cst.Call and type(expr.func) is cst.Attribute and expr.func.attr.value == "format":
         return is_text(expr.func.value)
-    return isinstance(expr, (cst.FormattedString, cst.ConcatenatedString)) or (
-        isinstance(expr, cst.SimpleString) and "b" not in expr.prefix.lower()
+    return type(expr) in (cst.FormattedString, cst.ConcatenatedString) or (
+        type(expr) is cst.SimpleString and "b" not in expr.prefix.lower()
     )
 
 
@@ -529,8 +529,8 @@ def hint_left_behind(items: Mapping[str, cst.BaseExpression] | None, raw: Callab
 def hint_is_text(value: cst.BaseExpression) -> bool:
     """Advice a message can keep: text written here, or a list of such texts (`next_actions=
     ["Run check_health()", "Set API_KEY"]`), one sentence each."""
-    if isinstance(value, (cst.List, cst.Tuple)):
-        return bool(value.elements) and all(isinstance(el, cst.Element) and is_text(el.value) for el in value.elements)
+    if type(value) in (cst.List, cst.Tuple):
+        return bool(value.elements) and all(type(el) is cst.Element and is_text(el.value) for el in value.elements)
     return is_text(value)
 
 
@@ -538,10 +538,10 @@ def builder_keywords(node: cst.BaseExpression) -> dict[str, cst.BaseExpression] 
     """The keyword arguments of a call building a result (`respond("failed", summary,
     next_actions=[...])`, `Reply(success=False, error=..., note=...)`): its named fields, as an
     error dict's items are. None for anything but a call."""
-    if not isinstance(node, cst.Call):
+    if type(node) is not cst.Call:
         return None
     # (A dict literal, `context={"operation": "sync"}`, is a record for programs, not advice.)
-    return {a.keyword.value: a.value for a in node.args if a.keyword is not None and not isinstance(a.value, cst.Dict)}
+    return {a.keyword.value: a.value for a in node.args if a.keyword is not None and type(a.value) is not cst.Dict}
 
 
 def _points_at_data(key: str, value: cst.BaseExpression) -> bool:
@@ -550,9 +550,9 @@ def _points_at_data(key: str, value: cst.BaseExpression) -> bool:
     written here. (An id under a handle's key, `"existing_id": found.id`, is a value a message
     names: MCP005's fix keeps it beside the message.)"""
     snake = re.sub(r"(?<=[a-z0-9])(?=[A-Z])", "_", key).lower()
-    if not POINTER_KEY.match(snake) or isinstance(value, (cst.Integer, cst.Float)) or is_text(value):
+    if not POINTER_KEY.match(snake) or type(value) in (cst.Integer, cst.Float) or is_text(value):
         return False
-    return not (snake.endswith("_id") and isinstance(value, (cst.Name, cst.Attribute, cst.Subscript)))
+    return not (snake.endswith("_id") and type(value) in (cst.Name, cst.Attribute, cst.Subscript))
 
 
 def builds_failures(facts: FunctionFacts, ctx: FileContext) -> bool:
@@ -580,7 +580,7 @@ def envelope_callee(value: cst.BaseExpression, ctx: FileContext) -> str | None:
     """The qualified name of the helper an envelope is built by, when that helper is a function
     of another module: whether it builds a real error result is known only after linking."""
     value = _unwrap(value, ctx)
-    if not isinstance(value, cst.Call) or _is_class_name(value.func) or _local_function(value, ctx) is not None:
+    if type(value) is not cst.Call or _is_class_name(value.func) or _local_function(value, ctx) is not None:
         return None
     name = dotted(value.func)
     if name is None or name.startswith(("self.", "cls.")):
@@ -594,11 +594,11 @@ def builds_error_results(facts: FunctionFacts, ctx: FileContext) -> bool:
     returned = [facts.value_of(r.node.value) for r in facts.returns if r.node.value is not None]
     if not returned:
         return bool(facts.raises)
-    return any(isinstance(v, cst.Call) and (is_error_result(v, ctx) or _sets_error_flag(v, ctx)) for v in returned)
+    return any(type(v) is cst.Call and (is_error_result(v, ctx) or _sets_error_flag(v, ctx)) for v in returned)
 
 
 def _text_content(node: cst.BaseExpression, ctx: FileContext) -> cst.Call | None:
-    if isinstance(node, cst.Call) and _is_class(node.func, ctx, TEXT_CONTENT_CLASSES, "TextContent"):
+    if type(node) is cst.Call and _is_class(node.func, ctx, TEXT_CONTENT_CLASSES, "TextContent"):
         return node
     return None
 
@@ -684,7 +684,7 @@ def _classify_return(value: cst.BaseExpression, ctx: FileContext, conditional: b
             # whose error slot may well be None: not a failure we can see.
             return None
         return "dict", found[0], found[1]
-    if isinstance(value, (cst.List, cst.Tuple)) and len(value.elements) == 1:
+    if type(value) in (cst.List, cst.Tuple) and len(value.elements) == 1:
         element = value.elements[0].value
         content = _text_content(element, ctx)
         if content is not None:
@@ -706,7 +706,7 @@ def _classify_return(value: cst.BaseExpression, ctx: FileContext, conditional: b
     content = _text_content(value, ctx)
     if content is not None:
         return _content_failure(content, ctx, conditional, lookup)
-    if isinstance(value, cst.Call) and not _is_class(value.func, ctx, CALL_TOOL_RESULT_CLASSES, "CallToolResult"):
+    if type(value) is cst.Call and not _is_class(value.func, ctx, CALL_TOOL_RESULT_CLASSES, "CallToolResult"):
         if _is_class(value.func, ctx, TOOL_RESULT_CLASSES, "ToolResult"):
             return None
         # `return format_text_response(f"Error: {msg}")`: an error text wrapped into a normal
@@ -723,7 +723,7 @@ def _classify_return(value: cst.BaseExpression, ctx: FileContext, conditional: b
                 return "string", (literal_text(said) if said is not None else None) or inner, said
             return "string", inner, first
         return _envelope(value, ctx, conditional)
-    if isinstance(value, cst.Call) and _is_class(value.func, ctx, CALL_TOOL_RESULT_CLASSES, "CallToolResult"):
+    if type(value) is cst.Call and _is_class(value.func, ctx, CALL_TOOL_RESULT_CLASSES, "CallToolResult"):
         if _kwarg(value, "isError") is not None or _kwarg(value, "is_error") is not None:
             return None
         content = _kwarg(value, "content")
@@ -736,20 +736,20 @@ def _classify_return(value: cst.BaseExpression, ctx: FileContext, conditional: b
 
 def error_result_text(value: cst.BaseExpression, ctx: FileContext) -> cst.BaseExpression | None:
     """The text of an explicit error result: CallToolResult(isError=True) / ToolResult(is_error=True)."""
-    while isinstance(value, cst.Await):
+    while type(value) is cst.Await:
         value = value.expression
-    if not isinstance(value, cst.Call):
+    if type(value) is not cst.Call:
         return None
     is_result = _is_class(value.func, ctx, CALL_TOOL_RESULT_CLASSES, "CallToolResult") or _is_class(
         value.func, ctx, TOOL_RESULT_CLASSES, "ToolResult"
     )
     flag = _kwarg(value, "isError") or _kwarg(value, "is_error")
-    if not is_result or not (isinstance(flag, cst.Name) and flag.value == "True"):
+    if not is_result or not (type(flag) is cst.Name and flag.value == "True"):
         return None
     content = _kwarg(value, "content")
-    if isinstance(content, (cst.List, cst.Tuple)) and len(content.elements) == 1:
+    if type(content) in (cst.List, cst.Tuple) and len(content.elements) == 1:
         element = content.elements[0].value
-        if isinstance(element, cst.Call) and _is_class(element.func, ctx, TEXT_CONTENT_CLASSES, "TextContent"):
+        if type(element) is cst.Call and _is_class(element.func, ctx, TEXT_CONTENT_CLASSES, "TextContent"):
             return _kwarg(element, "text")
         return element if literal_text(element) is not None else None
     if content is not None and literal_text(content) is not None:
@@ -758,12 +758,12 @@ def error_result_text(value: cst.BaseExpression, ctx: FileContext) -> cst.BaseEx
 
 
 def is_error_result(value: cst.BaseExpression, ctx: FileContext) -> bool:
-    while isinstance(value, cst.Await):
+    while type(value) is cst.Await:
         value = value.expression
-    if not isinstance(value, cst.Call):
+    if type(value) is not cst.Call:
         return False
     flag = _kwarg(value, "isError") or _kwarg(value, "is_error")
-    return isinstance(flag, cst.Name) and flag.value == "True"
+    return type(flag) is cst.Name and flag.value == "True"
 
 
 def _kwarg(call: cst.Call, name: str) -> cst.BaseExpression | None:
@@ -788,13 +788,13 @@ def status_flags(facts: FunctionFacts, ctx: FileContext) -> tuple[tuple[int, int
     succeeding: set[int] = set()
     for ret in facts.returns:
         value = facts.value_of(ret.node.value) if ret.node.value is not None else None
-        if not isinstance(value, cst.Tuple) or len(value.elements) < 2:
+        if type(value) is not cst.Tuple or len(value.elements) < 2:
             continue
         elements = [element.value for element in value.elements]
         for flag, element in enumerate(elements):
             if _is_true(element):
                 succeeding.add(flag)
-            elif isinstance(element, cst.Name) and element.value == "False":
+            elif type(element) is cst.Name and element.value == "False":
                 for index, other in enumerate(elements):
                     found = classify_return(other, ctx, conditional=True) if index != flag else None
                     if found is not None and found[0] == "string":

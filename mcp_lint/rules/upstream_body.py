@@ -33,13 +33,13 @@ def _local_values(fn: FunctionFacts, ctx: FileContext) -> dict[str, list[cst.Bas
 def _assigned_values(fn: FunctionFacts) -> dict[str, list[cst.BaseExpression]]:
     known: dict[str, list[cst.BaseExpression]] = {}
     for node in descendants(fn.node.body, into_scopes=False):
-        if isinstance(node, cst.Assign):
+        if type(node) is cst.Assign:
             for target in node.targets:
-                if isinstance(target.target, cst.Name):
+                if type(target.target) is cst.Name:
                     known.setdefault(target.target.value, []).append(node.value)
-        elif isinstance(node, (cst.AnnAssign, cst.AugAssign)) and isinstance(node.target, cst.Name) and node.value is not None:
+        elif type(node) in (cst.AnnAssign, cst.AugAssign) and type(node.target) is cst.Name and node.value is not None:
             known.setdefault(node.target.value, []).append(node.value)
-        elif isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute) and isinstance(node.func.value, cst.Name):
+        elif type(node) is cst.Call and type(node.func) is cst.Attribute and type(node.func.value) is cst.Name:
             if node.func.attr.value in _CONTAINER_STORES:  # `parts.append(x)`: x is in parts
                 known.setdefault(node.func.value.value, []).extend(a.value for a in node.args)
     return known
@@ -88,14 +88,14 @@ def parsed_params(handler: Handler, fn: FunctionFacts, ctx: FileContext) -> tupl
     (`json.loads(widths)`, `Args.model_validate(arguments)`)."""
     found: set[int] = set()
     for node in descendants(handler.try_node.body):
-        if not isinstance(node, cst.Call) or not node.args:
+        if type(node) is not cst.Call or not node.args:
             continue
         name = dotted(node.func) or ""
         resolved = ctx.model.aliases.resolve_dotted(name) or name
         if not parses_its_input(resolved) and last_name(name) not in MODEL_VALIDATORS:
             continue
         root = root_of(node.args[0].value)
-        name = fn.parameter_items.get(root.value, root.value) if isinstance(root, cst.Name) else ""
+        name = fn.parameter_items.get(root.value, root.value) if type(root) is cst.Name else ""
         if name in fn.params:
             found.add(fn.params.index(name))
     return tuple(sorted(found))
@@ -104,7 +104,7 @@ def parsed_params(handler: Handler, fn: FunctionFacts, ctx: FileContext) -> tupl
 def item_holding(value: cst.BaseExpression, body: cst.CSTNode) -> cst.CSTNode:
     """Where in a returned dict the body is put (`"detail": text[:500]`): the line that takes
     it, when the dict spans several; the value itself otherwise."""
-    if not isinstance(value, cst.Dict):
+    if type(value) is not cst.Dict:
         return value
     for element in value.elements:
         if any(n is body for n in descendants(element)):
@@ -118,7 +118,7 @@ def unpacked_responses(fn: FunctionFacts, ctx: FileContext) -> list[tuple[str, s
     calls = {id(call.node): call.callee for call in fn.calls if call.callee}
     out: list[tuple[str, str]] = []
     for node in descendants(fn.node.body, into_scopes=False):
-        if not (isinstance(node, cst.Assign) and len(node.targets) == 1 and isinstance(node.targets[0].target, cst.Tuple)):
+        if not (type(node) is cst.Assign and len(node.targets) == 1 and type(node.targets[0].target) is cst.Tuple):
             continue
         callee = calls.get(id(unwrap_await(node.value)))
         facts = ctx.model.functions.get(callee) if callee else None
@@ -127,7 +127,7 @@ def unpacked_responses(fn: FunctionFacts, ctx: FileContext) -> list[tuple[str, s
             continue
         names = [el.value for el in node.targets[0].target.elements]
         status, body = (names[i] if i < len(names) else None for i in slots)
-        if isinstance(status, cst.Name) and isinstance(body, cst.Name):
+        if type(status) is cst.Name and type(body) is cst.Name:
             out.append((status.value, body.value))
     return out
 
@@ -135,12 +135,12 @@ def unpacked_responses(fn: FunctionFacts, ctx: FileContext) -> list[tuple[str, s
 def name_read(value: cst.CSTNode, name: str, fn: FunctionFacts, ctx: FileContext) -> cst.Name | None:
     """Where `value` reads the local `name`, itself or through a local assigned from it."""
     for node in descendants(value):
-        if isinstance(node, cst.Name) and node.value == name:
+        if type(node) is cst.Name and node.value == name:
             return node
     assigned = _local_values(fn, ctx)
     for local in _locals_read(value, ctx) & assigned.keys():
         for source in assigned[local]:
-            found = next((n for n in descendants(source) if isinstance(n, cst.Name) and n.value == name), None)
+            found = next((n for n in descendants(source) if type(n) is cst.Name and n.value == name), None)
             if found is not None:
                 return found
     return None
@@ -162,18 +162,18 @@ class _LinesAbove:
 
 def _field_read(expr: cst.BaseExpression) -> tuple[str, str] | None:
     """(local, key) for `data["status"]` and `data.get("status")`."""
-    if isinstance(expr, cst.Subscript) and isinstance(expr.value, cst.Name) and len(expr.slice) == 1:
+    if type(expr) is cst.Subscript and type(expr.value) is cst.Name and len(expr.slice) == 1:
         index = expr.slice[0].slice
-        if isinstance(index, cst.Index) and isinstance(index.value, cst.SimpleString):
+        if type(index) is cst.Index and type(index.value) is cst.SimpleString:
             key = index.value.evaluated_value
             return (expr.value.value, key) if isinstance(key, str) else None
     if (
-        isinstance(expr, cst.Call)
-        and isinstance(expr.func, cst.Attribute)
+        type(expr) is cst.Call
+        and type(expr.func) is cst.Attribute
         and expr.func.attr.value == "get"
-        and isinstance(expr.func.value, cst.Name)
+        and type(expr.func.value) is cst.Name
         and expr.args
-        and isinstance(expr.args[0].value, cst.SimpleString)
+        and type(expr.args[0].value) is cst.SimpleString
     ):
         key = expr.args[0].value.evaluated_value
         return (expr.func.value.value, key) if isinstance(key, str) else None
@@ -183,7 +183,7 @@ def _field_read(expr: cst.BaseExpression) -> tuple[str, str] | None:
 def reply_failure_test(cond: cst.BaseExpression) -> str | None:
     """The local whose failure a condition tests, when it reads a JSON reply's status field:
     `data["status"] != "ok"`, `not data.get("success")`, `data.get("error")`, `"error" in data`."""
-    negated = isinstance(cond, cst.UnaryOperation) and isinstance(cond.operator, cst.Not)
+    negated = type(cond) is cst.UnaryOperation and type(cond.operator) is cst.Not
     inner = cond.expression if negated else cond
     read = _field_read(inner)
     if read is not None:
@@ -191,21 +191,21 @@ def reply_failure_test(cond: cst.BaseExpression) -> str | None:
         if key in REPLY_SUCCESS_FLAGS and negated or key in REPLY_ERROR_FIELDS and not negated:
             return local
         return None
-    if isinstance(cond, cst.Comparison) and len(cond.comparisons) == 1:
+    if type(cond) is cst.Comparison and len(cond.comparisons) == 1:
         target = cond.comparisons[0]
         operator, right = target.operator, target.comparator
-        if isinstance(operator, cst.In) and isinstance(cond.left, cst.SimpleString) and isinstance(right, cst.Name):
+        if type(operator) is cst.In and type(cond.left) is cst.SimpleString and type(right) is cst.Name:
             return right.value if cond.left.evaluated_value in REPLY_ERROR_FIELDS else None
         read = _field_read(cond.left)
-        if read is not None and read[1] in REPLY_ERROR_FIELDS and isinstance(operator, cst.IsNot) and dotted(right) == "None":
+        if read is not None and read[1] in REPLY_ERROR_FIELDS and type(operator) is cst.IsNot and dotted(right) == "None":
             return read[0]  # `data["error"] is not None`: the reply carries an error
-        if read is None or read[1] not in REPLY_STATUS_FIELDS | REPLY_SUCCESS_FLAGS or not isinstance(right, (cst.SimpleString, cst.Name)):
+        if read is None or read[1] not in REPLY_STATUS_FIELDS | REPLY_SUCCESS_FLAGS or type(right) not in (cst.SimpleString, cst.Name):
             return None
-        word = right.evaluated_value if isinstance(right, cst.SimpleString) else right.value
+        word = right.evaluated_value if type(right) is cst.SimpleString else right.value
         word = str(word).lower()
-        if isinstance(operator, (cst.NotEqual, cst.IsNot)) and word in SUCCESS_STATUS_WORDS:
+        if type(operator) in (cst.NotEqual, cst.IsNot) and word in SUCCESS_STATUS_WORDS:
             return read[0]
-        if isinstance(operator, (cst.Equal, cst.Is)) and word in FAILURE_STATUS_WORDS | {"false"}:
+        if type(operator) in (cst.Equal, cst.Is) and word in FAILURE_STATUS_WORDS | {"false"}:
             return read[0]
     return None
 
@@ -214,9 +214,9 @@ def reply_success_test(cond: cst.BaseExpression) -> str | None:
     """The local whose success a condition tests, when it reads a JSON reply's status field
     (`data["status"] == "ok"`, `data.get("success")`): what `reply_failure_test` finds in the
     opposite test."""
-    if isinstance(cond, cst.UnaryOperation) and isinstance(cond.operator, cst.Not):
+    if type(cond) is cst.UnaryOperation and type(cond.operator) is cst.Not:
         return reply_failure_test(cond.expression)
-    if isinstance(cond, cst.Comparison) and len(cond.comparisons) == 1:
+    if type(cond) is cst.Comparison and len(cond.comparisons) == 1:
         target = cond.comparisons[0]
         opposite = _OPPOSITE.get(type(target.operator))
         if opposite is None:
@@ -271,7 +271,7 @@ def _answered_by(local: str, fn: FunctionFacts, ctx: FileContext) -> tuple[str, 
 
 def _callee_of(value: cst.BaseExpression, fn: FunctionFacts, ctx: FileContext) -> str:
     value = unwrap_await(value)
-    if not isinstance(value, cst.Call):
+    if type(value) is not cst.Call:
         return ""
     name = dotted(value.func) or ""
     if not name or name.split(".")[0] in {"self", "cls"} or last_name(name) in _NOT_ANSWERS:
@@ -345,7 +345,7 @@ def status_failed_replies(handler: Handler | None) -> set[str]:
         return set()
     replies: set[str] = set()
     for node in descendants(handler.try_node.body):
-        if isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute) and node.func.attr.value == "raise_for_status":
+        if type(node) is cst.Call and type(node.func) is cst.Attribute and node.func.attr.value == "raise_for_status":
             base = dotted(node.func.value)
             if base:
                 replies.add(base)
@@ -360,7 +360,7 @@ def failed_replies_in(handler: Handler | None) -> set[str]:
 def _reply_field(value: cst.CSTNode, replies: set[str]) -> cst.CSTNode | None:
     """A field of a failed reply in `value` (`data.get("data")`, `data["message"]`)."""
     for node in descendants(value):
-        if isinstance(node, (cst.Subscript, cst.Call)):
+        if type(node) in (cst.Subscript, cst.Call):
             read = _field_read(node)
             if read is not None and read[0] in replies:
                 return node
@@ -391,7 +391,7 @@ def _names_read(value: cst.CSTNode) -> frozenset[str]:
 def conjuncts(conditions: Sequence[cst.BaseExpression]) -> Iterator[cst.BaseExpression]:
     """Each test an `if` requires: `A and isinstance(e, B)` requires both."""
     for condition in conditions:
-        if isinstance(condition, cst.BooleanOperation) and isinstance(condition.operator, cst.And):
+        if type(condition) is cst.BooleanOperation and type(condition.operator) is cst.And:
             yield from conjuncts((condition.left, condition.right))
         else:
             yield condition
