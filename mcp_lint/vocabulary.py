@@ -456,15 +456,16 @@ NOT_ARGUMENTS = frozenset({"self", "cls", "ctx", "context"})
 """Parameters the model does not send: the receiver and the framework's context."""
 
 INPUT_PARSER_NAME = lazy_compile(
-    r"^(?:parse|loads|validate|from_?json|from_?iso_?format|strptime|literal_eval|model_validate|"
-    r"(?:urlsafe_)?b(?:16|32|64)decode|unhexlify|fromhex)(?:_[a-z0-9]+)*$",
-    re.I,
+    r"(?i:^(?:parse|loads|validate|from_?json|from_?iso_?format|strptime|literal_eval|model_validate|"
+    r"(?:urlsafe_)?b(?:16|32|64)decode|unhexlify|fromhex)(?:_[a-z0-9]+)*$)"
+    r"|^(?:Parse|Validate|FromJson)(?:[A-Z][a-z0-9]*)*$"
 )
 """A library function named for parsing or validating the value it is handed (`parse`, `Parse`,
-`loads`, `from_json`, `validate_email`, `model_validate_json`, `fromisoformat`, `b64decode`),
+`loads`, `from_json`, `validate_email`, `model_validate_json`, `fromisoformat`, `b64decode`, and
+the CamelCase names of generated message classes' helpers: `ParseDict`, `FromJsonString`),
 matched whole against the call's last name: applied to a tool's own argument, its error says what
 is wrong with what the model sent, which it can correct. Not `load` (a file), not `decode` (bytes
-the tool fetched as often as the model's), not `parser`/`parsed` (a value, not the act)."""
+the tool fetched as often as the model's), not `parser`/`parsed`/`Parser` (a value, not the act)."""
 
 # -- Names: status tools --------------------------------------------------------------------------
 

@@ -177,12 +177,23 @@ def test_the_status_clause_repeats_the_clauses_log_line(tmp_path: Path, monkeypa
     assert _fixed(tmp_path) == server.replace(
         '    except httpx.HTTPError as e:\n        logger.error(f"HTTP error during generation: {str(e)}")\n'
         '        raise ValueError(f"Failed to generate: {str(e)}")\n',
-        '    except httpx.HTTPStatusError as e:\n        logger.error(f"HTTP error during generation: {str(e)}", exc_info=True)\n'
+        '    except httpx.HTTPStatusError as e:\n        logger.error("HTTP error during generation: %s", e, exc_info=True)\n'
         '        raise ValueError(f"Failed to generate (HTTP {e.response.status_code})") from e\n'
         '    except httpx.HTTPError as e:\n        logger.error(f"HTTP error during generation: {str(e)}", exc_info=True)\n'
         '        raise ValueError("Failed to generate") from e\n',
     )
     assert "MCP002" not in run("--unsafe-fixes").output
+
+
+def test_a_loguru_log_line_is_repeated_with_logurus_placeholders(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # loguru formats with braces, not `%s`: the copy gets loguru's own lazy `{}` arguments.
+    monkeypatch.chdir(tmp_path)
+    write(tmp_path / "pyproject.toml", PYPROJECT)
+    head = HEAD.replace("import logging\n", "").replace("logger = logging.getLogger(__name__)\n", "").replace("import httpx\n", "import httpx\nfrom loguru import logger\n")
+    (tmp_path / "server.py").write_text(head + textwrap.dedent(GENERATE))
+    fixed = _fixed(tmp_path)
+    status_clause = fixed.split("except httpx.HTTPStatusError as e:\n", 1)[1].split("\n", 1)[0]
+    assert status_clause.strip().startswith('logger.exception("HTTP error during generation: {}", e)'), fixed
 
 
 def test_a_clause_doing_more_than_logging_gets_no_status_clause(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -192,3 +203,46 @@ def test_a_clause_doing_more_than_logging_gets_no_status_clause(tmp_path: Path, 
     fixed = _fixed(tmp_path)
     assert "HTTPStatusError" not in fixed, fixed
     assert fixed != server
+
+
+
+LAYERS = '''\
+import json
+
+IMPORT_AT_TOP
+from mcp.server.fastmcp import FastMCP
+from mcp.server.fastmcp.exceptions import ToolError
+
+mcp = FastMCP("maps")
+
+
+@mcp.tool()
+def list_layers(workspace: str) -> str:
+    """List the layers of a workspace."""
+    try:
+        IMPORT_IN_TRY
+        response = requests.get(f"https://maps.invalid/workspaces/{workspace}/layers", timeout=10)
+        response.raise_for_status()
+        return json.dumps(response.json())
+    except Exception as e:
+        raise ToolError(f"Failed to list layers: {e}")
+'''
+
+
+def test_no_status_clause_naming_a_module_the_try_imports(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # The added clause would name `requests` where a failure above the import leaves it unbound.
+    monkeypatch.chdir(tmp_path)
+    write(tmp_path / "pyproject.toml", PYPROJECT)
+    (tmp_path / "server.py").write_text(LAYERS.replace("IMPORT_AT_TOP\n", "").replace("IMPORT_IN_TRY", "import requests\n"))
+    fixed = _fixed(tmp_path)
+    assert "except requests.HTTPError" not in fixed, fixed
+    assert 'raise ToolError("Failed to list layers") from e' in fixed, fixed
+
+
+def test_a_status_clause_names_the_module_imported_at_the_top(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    write(tmp_path / "pyproject.toml", PYPROJECT)
+    (tmp_path / "server.py").write_text(LAYERS.replace("IMPORT_AT_TOP", "import requests").replace("        IMPORT_IN_TRY\n", ""))
+    fixed = _fixed(tmp_path)
+    assert "    except requests.HTTPError as e:\n" in fixed, fixed
+    assert "(HTTP {e.response.status_code})" in fixed, fixed

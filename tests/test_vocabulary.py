@@ -341,7 +341,11 @@ MATCHED: list[tuple[str, str, bool]] = [
     ("INPUT_PARSER_NAME", "parse_one", True),
     ("INPUT_PARSER_NAME", "loads", True),
     ("INPUT_PARSER_NAME", "from_json", True),
-    ("INPUT_PARSER_NAME", "FromJsonString", False),  # no word boundary the class knows
+    ("INPUT_PARSER_NAME", "FromJsonString", True),  # CamelCase words of generated message helpers
+    ("INPUT_PARSER_NAME", "ParseDict", True),
+    ("INPUT_PARSER_NAME", "Parser", False),
+    ("INPUT_PARSER_NAME", "ParsedRows", False),
+    ("INPUT_PARSER_NAME", "parsedict", False),  # lower case needs the underscore boundary
     ("INPUT_PARSER_NAME", "validate_email", True),
     ("INPUT_PARSER_NAME", "model_validate_json", True),
     ("INPUT_PARSER_NAME", "fromisoformat", True),

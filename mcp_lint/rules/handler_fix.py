@@ -64,7 +64,7 @@ def log_plan(handler: Handler, sink: cst.CSTNode, ctx: FileContext) -> LogPlan:
     call = calls[-1]
     if is_project_log_call(call):
         return LogPlan(add_call=False)  # its signature is the project's: nothing to add to it
-    if _is_loguru(call, ctx) or _imported_from_the_project(call, ctx):
+    if is_loguru(call, ctx) or imported_from_the_project(call, ctx):
         # loguru takes no exc_info (it would format the message with it as a keyword, and an
         # error text holding braces then raises); its `exception` is `error` with the traceback.
         # A logger imported from a module of the project may be loguru's or the standard
@@ -258,7 +258,7 @@ def _logs_key_values(module: cst.Module, logger: str) -> bool:
     return False
 
 
-def _imported_from_the_project(call: cst.Call, ctx: FileContext) -> bool:
+def imported_from_the_project(call: cst.Call, ctx: FileContext) -> bool:
     """`logger.error(...)` on a logger imported from a module of the project (`from .log import
     logger`): which library made it is decided in that module, not seen here."""
     func = call.func
@@ -268,7 +268,7 @@ def _imported_from_the_project(call: cst.Call, ctx: FileContext) -> bool:
     return imported is not None and imported.split(".")[0] not in {"logging", "structlog", "loguru"}
 
 
-def _is_loguru(call: cst.Call, ctx: FileContext) -> bool:
+def is_loguru(call: cst.Call, ctx: FileContext) -> bool:
     func = call.func
     if type(func) is not cst.Attribute:
         return False
@@ -1364,3 +1364,46 @@ def _leaves(statement: cst.CSTNode) -> bool:
 def _in_a_loop(fn: FunctionFacts, clause: cst.ExceptHandler) -> bool:
     """Whether the clause sits in a loop of the function (falling off its end runs the loop again)."""
     return any(type(node) in (cst.For, cst.While) and lies_within(node.body, clause) for node in descendants(fn.node.body))
+
+
+def lazy_log_line(text: str, braces: bool = False) -> str:
+    """A one-line standard-library log call the fix writes anew (a copy of the author's, placed in
+    a clause the fix adds), with an f-string message turned into the logging module's own lazy
+    `%s` arguments: `logger.error(f"Failed for {name}: {e}")` -> `logger.error("Failed for %s:
+    %s", name, e)`; with `braces`, loguru's own `{}` placeholders. The author's line stays as it was; only the fix's new line follows the lazy
+    form (ruff G004), so the fix adds no lint finding. Any other line, and an f-string with a format
+    spec or a nested quote, comes back unchanged."""
+    try:
+        statement = cst.parse_statement(text)
+    except cst.ParserSyntaxError:
+        return text
+    if type(statement) is not cst.SimpleStatementLine or len(statement.body) != 1 or type(statement.body[0]) is not cst.Expr:
+        return text
+    call = statement.body[0].value
+    if type(call) is not cst.Call or not call.args or call.args[0].keyword is not None or type(call.args[0].value) is not cst.FormattedString:
+        return text
+    message = call.args[0].value
+    pieces: list[str] = []
+    values: list[cst.BaseExpression] = []
+    for part in message.parts:
+        if type(part) is cst.FormattedStringText:
+            pieces.append(part.value if braces else part.value.replace("%", "%%"))  # `{{` stays `{{` for loguru
+        elif type(part) is cst.FormattedStringExpression and part.format_spec is None and part.conversion in (None, "s", "r") and not part.equal:
+            if braces:
+                pieces.append("{!r}" if part.conversion == "r" else "{}")
+            else:
+                pieces.append("%r" if part.conversion == "r" else "%s")
+            value = part.expression
+            if part.conversion is None and type(value) is cst.Call and type(value.func) is cst.Name and value.func.value == "str" and len(value.args) == 1 and value.args[0].keyword is None:
+                value = value.args[0].value  # `%s` already calls str()
+            values.append(value)
+        else:
+            return text
+    if not values:
+        return text
+    letters = message.start.rstrip("\"'")
+    quote = message.start[len(letters) :]
+    literal = cst.SimpleString(f"{letters.replace('f', '').replace('F', '')}{quote}{''.join(pieces)}{message.end}")
+    arguments = [cst.Arg(literal), *(cst.Arg(value) for value in values), *call.args[1:]]
+    rewritten = call.with_changes(args=[a.with_changes(comma=cst.MaybeSentinel.DEFAULT) for a in arguments])
+    return cst.Module(body=[statement.with_changes(body=[statement.body[0].with_changes(value=rewritten)])]).code.strip()

@@ -19,7 +19,7 @@ from mcp_lint.lazy_re import LazyPattern, lazy_compile
 from mcp_lint.model.exception_guards import Handler
 from mcp_lint.model.frameworks import FRAMEWORK_DOMAIN_ERRORS
 from mcp_lint.model.library_tables import FOREIGN_BUILTIN_ERRORS
-from mcp_lint.model.names import AliasTable, last_name
+from mcp_lint.model.names import AliasTable, dotted, last_name
 from mcp_lint.model.walk import descendants
 from mcp_lint.rules.messages import Message, Placeholder, Text
 
@@ -99,7 +99,23 @@ def status_clause(handler: Handler, before: tuple[str, ...], aliases: AliasTable
     library = found[0]
     if library.status_names & set(before) or set(before) & library.broad:
         return None
-    return StatusClause(_named(library, aliases) or "", f"{handler.name}.{library.status}")
+    named = _named(library, aliases) or ""
+    if _imported_in(handler.try_node.body, named.partition(".")[0]):
+        # `import requests` inside the `try`: the added clause would name it before it is bound
+        # on every path that fails above that import (UnboundLocalError inside the except).
+        return None
+    return StatusClause(named, f"{handler.name}.{library.status}")
+
+
+def _imported_in(body: cst.CSTNode, name: str) -> bool:
+    """Does `body` bind `name` by an import statement of its own?"""
+    for node in descendants(body):
+        if type(node) in (cst.Import, cst.ImportFrom) and not isinstance(node.names, cst.ImportStar):
+            for alias in node.names:
+                bound = alias.asname.name if alias.asname is not None else alias.name
+                if (dotted(bound) or "").partition(".")[0] == name:  # `import requests.adapters` binds `requests`
+                    return True
+    return False
 
 
 def raises_status_uncaught(body: cst.CSTNode) -> bool:

@@ -71,6 +71,9 @@ from mcp_lint.rules.plain_raises import builtin_bases
 from mcp_lint.rules.results import _dict_items, builder_keywords, failure_message_of, hint_is_text, hint_left_behind, is_error_result, is_text, names_a_class, text_beside_a_code
 from mcp_lint.rules.handler_fix import (
     is_log_call,
+    is_loguru,
+    imported_from_the_project,
+    lazy_log_line,
     bound_from,
     evaluates_a_parameter,
     dead_unpacking,
@@ -2430,6 +2433,12 @@ def _logged_line(line: cst.BaseStatement, log_edit: Edit | None, ctx: FileContex
         text = text[:start] + log_edit.content + text[end:]
     elif log_edit is not None and at.start.line <= log_edit.location.row <= at.end.line:
         return None
+    # The copy is the fix's own line: written lazily (the logger's own placeholders), so the
+    # added clause adds no ruff G004. A logger imported from the project: its style is unknown here.
+    if is_loguru(call, ctx):
+        return lazy_log_line(text.strip(), braces=True)
+    if logger_style(ctx) == "logging" and not imported_from_the_project(call, ctx):
+        return lazy_log_line(text.strip())
     return text.strip()
 
 

@@ -144,3 +144,40 @@ def test_a_validators_error_around_the_wrappers_own_arguments_is_not_reported() 
 def test_a_validators_error_beside_a_call_of_other_data_is_reported() -> None:
     source = VALIDATING_WRAPPER.replace("EXTRA", "client.reports.create(args)").replace("MARK", "# expect: MCP002")
     check(source)
+
+
+CAMEL = """\
+from typing import Any
+
+from mcp.server.fastmcp import FastMCP
+from mcp.server.fastmcp.exceptions import ToolError
+from wireformat import json_format
+from wireformat.json_format import ParseError
+
+from .messages import Profile
+
+mcp = FastMCP("devices")
+
+
+def _to_message(data: dict[str, Any], what: str, message: Any) -> Any:
+    try:
+        return json_format.ParseDict(data, message)
+    except ParseError as err:
+        raise ToolError(f"Invalid {what}: {err}") from None  MARK
+
+
+@mcp.tool()
+def create_profile(fields: dict[str, Any]) -> str:
+    profile = _to_message(FIELDS, "profile fields", Profile())
+    return profile.id
+"""
+
+
+def test_a_camel_case_parser_of_the_tools_argument_forwarded_from_none_is_not_reported() -> None:
+    # A generated message class's `ParseDict` names the field of the model's own JSON that is wrong.
+    check(CAMEL.replace("MARK", "").replace("FIELDS", "fields"))
+
+
+def test_a_camel_case_parser_of_a_fetched_value_stays_foreign() -> None:
+    source = CAMEL.replace("MARK", "# expect: MCP002").replace("FIELDS", "json_format.MessageToDict(Profile.Fetch())")
+    check(source.replace("def create_profile(fields: dict[str, Any])", "def create_profile()"))
