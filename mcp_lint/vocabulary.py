@@ -319,9 +319,14 @@ SUCCESS_STATUS_WORDS = frozenset({"ok", "success", "succeeded", "true"})
 """Values of an upstream reply's status field that say the call worked (`status != "ok"` is the
 failure branch)."""
 
-ERROR_KEYS = ("error", "errors", "error_message", "errorMessage")
+ERROR_KEY_IN_OTHER_LANGUAGES = ("erreur", "fehler", "erro", "错误", "錯誤", "エラー")
+"""The key "error" in French, German, Portuguese, Chinese and Japanese (Spanish says "error"), as
+FAILURE_WORD_IN_OTHER_LANGUAGES: a client written in French returns `{"erreur": f"HTTP {status}"}`
+the way an English one returns `{"error": ...}`."""
+
+ERROR_KEYS = ("error", "errors", "error_message", "errorMessage", *ERROR_KEY_IN_OTHER_LANGUAGES)
 """Keys of a result dict whose non-empty value says the call failed (`{"error": "locked"}`), in
-the order a message is looked for."""
+the order a message is looked for (the English keys first)."""
 
 EXCHANGE_REPORT_KEYS = ("status_code", "statusCode", "http_status", "httpStatus")
 """Keys of a result that reports an HTTP exchange as it was (`{"status_code": 404, "ok": False,
@@ -430,7 +435,7 @@ REPLY_SUCCESS_FLAGS = frozenset({"ok", "success", "succeeded"})
 REPLY_STATUS_FIELDS = frozenset({"status", "state", "result"})
 """Fields of an upstream JSON reply that hold a status word (`data["status"] == "error"`)."""
 
-REPLY_ERROR_FIELDS = frozenset({"error", "errors", "error_message", "err"})
+REPLY_ERROR_FIELDS = frozenset({"error", "errors", "error_message", "err", *ERROR_KEY_IN_OTHER_LANGUAGES})
 """Fields of an upstream JSON reply that hold its error text (`data["error"]`) in a 200 reply."""
 
 # -- Names: lookup vs listing ---------------------------------------------------------------------

@@ -426,6 +426,12 @@ WORDS: list[tuple[str, str, bool]] = [
     ("ERROR_FLAG_KEYWORDS", "isError", True),
     ("ERROR_FLAG_KEYWORDS", "errors", False),
     ("ERROR_KEYS", "errorMessage", True),
+    ("ERROR_KEYS", "erreur", True),  # "error" in the other languages: ERROR_KEY_IN_OTHER_LANGUAGES
+    ("ERROR_KEYS", "エラー", True),
+    ("ERROR_KEY_IN_OTHER_LANGUAGES", "fehler", True),
+    ("ERROR_KEY_IN_OTHER_LANGUAGES", "erro", True),
+    ("ERROR_KEY_IN_OTHER_LANGUAGES", "remarque", False),
+    ("ERROR_KEY_IN_OTHER_LANGUAGES", "error", False),  # English (and Spanish): ERROR_KEYS' own
     ("ERROR_KEYS", "error_code", False),
     ("ERROR_KEYS", "message", False),
     ("SUCCESS_KEYS", "ok", True),
@@ -455,6 +461,7 @@ WORDS: list[tuple[str, str, bool]] = [
     ("REPLY_STATUS_FIELDS", "state", True),
     ("REPLY_STATUS_FIELDS", "statuses", False),
     ("REPLY_ERROR_FIELDS", "error_message", True),
+    ("REPLY_ERROR_FIELDS", "erreur", True),
     ("REPLY_ERROR_FIELDS", "message", False),
     ("NOT_ARGUMENTS", "ctx", True),
     ("NOT_ARGUMENTS", "self", True),

@@ -116,6 +116,19 @@ from mcp_lint.vocabulary import (
     is_verdict_key,
 )
 
+def _required_params(fn: FunctionFacts) -> tuple[str, ...]:
+    """The parameters a call must send: a lookup needs its key, so a key parameter that defaults
+    to None (`get_locks(database=None)`) is a scope filter of a listing, not the record looked up
+    ("No locks found" under it is an empty answer)."""
+    params = fn.node.params
+    optional = {
+        p.name.value
+        for p in (*params.params, *params.kwonly_params)
+        if p.default is not None and type(p.default) is cst.Name and p.default.value == "None"
+    }
+    return tuple(p for p in fn.params if p not in optional)
+
+
 def _names_an_unknown_tool(value: cst.BaseExpression, ctx: FileContext) -> bool:
     """Does the failure's message (the error item of a dict, the text of a content block) say
     that no tool has the name asked for (`{"error": f"Unknown tool: {name}"}` as JSON)?"""
@@ -1407,7 +1420,7 @@ def check_health() -> dict:
         return _all_or_none(list(self._check_returns(fn, ctx)), fn, ctx)
 
     def _check_returns(self, fn: FunctionFacts, ctx: FileContext) -> Iterator[Latent]:
-        lookup = is_single_lookup(fn.name, fn.params)
+        lookup = is_single_lookup(fn.name, _required_params(fn))
         unpacked = _unpacked_statuses(fn) if fn.calls else []
         # A helper named to build an error whose every return is a failure value only formats
         # the message: the flow's anchor is each caller that returns it (`return _fail(e)`,
