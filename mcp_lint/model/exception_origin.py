@@ -336,10 +336,33 @@ class _ParameterCallFinder(FindingVisitor):
         self.other = False
 
     def visit_Call(self, node: cst.Call) -> None:
-        roots = [root_of(argument.value) for argument in node.args]
-        model = type(node.func) is cst.Name or last_name(dotted(node.func) or "") in MODEL_VALIDATORS
-        if model and roots and all(type(root) is cst.Name and root.value in self.params for root in roots):
+        if self._builds_from_parameters(node):
             self.calls += 1
         else:
             self.other = True
             self.found = True
+
+    def _builds_from_parameters(self, node: cst.Call) -> bool:
+        """A model call whose every argument is a parameter (or an item of one), or a part
+        built the same way (`Request(path=models.Path(id=item_id))`: generated request models
+        nest one model per section)."""
+        return _model_call(node) and bool(node.args) and all(self._from_parameters(argument.value) for argument in node.args)
+
+    def _from_parameters(self, value: cst.BaseExpression) -> bool:
+        if type(value) is cst.Call:
+            # Only a class (or a validator) as a part: `Args(data=fetch(item_id))` runs a function
+            # whose own validation may be of data it fetched.
+            last = last_name(dotted(value.func) or "")
+            return (last in MODEL_VALIDATORS or last[:1].isupper()) and self._builds_from_parameters(value)
+        root = root_of(value)
+        return type(root) is cst.Name and root.value in self.params
+
+
+def _model_call(node: cst.Call) -> bool:
+    """`input_model(...)`, `Args.model_validate(...)`, or a class reached through its module
+    (`models.CreateRequest(...)`: capitalized, as classes are named); a lowercase method of
+    anything else (`client.reports.create(...)`) may validate data of its own."""
+    if type(node.func) is cst.Name:
+        return True
+    last = last_name(dotted(node.func) or "")
+    return last in MODEL_VALIDATORS or last[:1].isupper()
