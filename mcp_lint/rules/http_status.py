@@ -110,7 +110,7 @@ def status_clause(handler: Handler, before: tuple[str, ...], aliases: AliasTable
 def _imported_in(body: cst.CSTNode, name: str) -> bool:
     """Does `body` bind `name` by an import statement of its own?"""
     for node in descendants(body):
-        if type(node) in (cst.Import, cst.ImportFrom) and not isinstance(node.names, cst.ImportStar):
+        if type(node) in (cst.Import, cst.ImportFrom) and type(node.names) is not cst.ImportStar:
             for alias in node.names:
                 bound = alias.asname.name if alias.asname is not None else alias.name
                 if (dotted(bound) or "").partition(".")[0] == name:  # `import requests.adapters` binds `requests`
