@@ -554,7 +554,7 @@ class Project(ProjectNames):
         apart (each entered once): what the prefilter runs between rounds, listening to the names
         it looks up."""
         reach = Reachability()
-        walk(self, self.tool_starts(), reach)
+        walk(self, self.tool_starts(), reach, self.wrapper_bodies)
         self.exception_classes(reach.functions)
         return set(reach.functions)
 
@@ -562,7 +562,7 @@ class Project(ProjectNames):
         """Follow every tool through the calls it makes, tool by tool: every function reached,
         with how (ToolPaths)."""
         trace = ToolTrace(self)
-        walk(self, self.tool_starts(), trace)
+        walk(self, self.tool_starts(), trace, self.wrapper_bodies)
         mark_raised_text(self, trace.reached)
         self.exception_classes(trace.reached)
         return trace.reached

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 from collections import deque
 from dataclasses import dataclass, field
-from typing import Generic, Hashable, Iterable, NamedTuple, TypeVar
+from typing import Callable, Generic, Hashable, Iterable, NamedTuple, TypeVar
 
 from mcp_lint.linking.names import ProjectNames
 from mcp_lint.model.frameworks import Family
@@ -122,9 +122,13 @@ class Way(Generic[State]):
         raise NotImplementedError
 
 
-def walk(names: ProjectNames, starts: Iterable[ToolStart], way: Way) -> None:
+def walk(
+    names: ProjectNames, starts: Iterable[ToolStart], way: Way, wrapped_by: Callable[[FunctionSummary], list[str]] | None = None
+) -> None:
     """Walk from every tool through the calls it makes (MAX_DEPTH deep), breadth first, telling
-    `way` of each arrival whose key is new."""
+    `way` of each arrival whose key is new. `wrapped_by` names the bodies of the decorators'
+    wrappers around a function (Project.wrapper_bodies): a call of a decorated helper runs them
+    too (`@handle_errors def fetch(...)`, whose wrapper's `except` raises for every failure)."""
     queue: deque[tuple[str, int, object]] = deque()
     seen: set[Hashable] = set()
 
@@ -157,6 +161,11 @@ def walk(names: ProjectNames, starts: Iterable[ToolStart], way: Way) -> None:
                     continue
                 at_callee = way.call(state, edge, target[1])
                 push(target[1].qualname, depth + 1, at_callee)
+                if target[1].wrappers and wrapped_by is not None:
+                    # The wrapper stands where the callee does: it returns the callee's value.
+                    for wrapper in wrapped_by(target[1]):
+                        if wrapper in names.functions:
+                            push(wrapper, depth + 1, at_callee)
                 if edge.arg_types:
                     for bound, call in names.bound_calls(edge, target[1]):
                         push(bound[1].qualname, depth + 2, way.bound(at_callee, call))

@@ -723,6 +723,11 @@ def _returned_objects(facts: FunctionFacts, aliases: AliasTable, local: set[str]
         value = ret.node.value
         if value is None or (type(value) is cst.Name and value.value == "None"):
             continue
+        if type(value) is cst.Name and value.value in local:
+            # `client = Client(url); return client`, and the lazy singleton `global _c; if _c is
+            # not None: return _c; _c = Client(url); return _c`: a name this body assigns once
+            # holds the object made there (the early return hands back what it stored before).
+            value = facts.value_of(value)
         if type(value) is cst.Name and value.value not in local:
             qual = aliases.aliases.get(value.value)
         elif type(value) is cst.Call and last_name(aliases.resolve_or_local(value.func) or "")[:1].isupper():

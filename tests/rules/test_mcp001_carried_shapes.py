@@ -394,3 +394,123 @@ def test_dict_lifespan_entry_read_with_get_is_flagged() -> None:
 def test_dict_lifespan_entry_never_read_by_a_tool_is_silent() -> None:
     source = DICT_LIFESPAN.replace('notes = ctx.request_context.lifespan_context["notes"]\n    return notes.fetch(note_id)', "return note_id")
     assert _mcp001(source) == []
+
+
+# -- a client from a lazy singleton getter -------------------------------------------------------
+
+SINGLETON_CLIENT = """\
+from mcp.shared.exceptions import MCPError
+from mcp.types import INTERNAL_ERROR
+
+
+class StoreClient:
+    def update(self, item: str) -> str:
+        if item == "locked":
+            raise MCPError(INTERNAL_ERROR, "Item is locked")
+        return "ok"
+
+
+class CacheClient:
+    def update(self, item: str) -> str:
+        return "ok"
+"""
+
+SINGLETON_SERVER = """\
+from mcp.server import MCPServer
+
+mcp = MCPServer("items")
+
+_client = None
+
+
+def get_client():
+    global _client
+    if _client is not None:
+        return _client
+    from pkg.client import StoreClient
+
+    _client = StoreClient()
+    return _client
+
+
+@mcp.tool()
+async def update_item(item: str) -> str:
+    client = get_client()
+    return client.update(item)
+"""
+
+
+def test_method_of_a_lazy_singleton_getters_object_is_flagged(tmp_path: Path) -> None:
+    files = {"pkg/__init__.py": "", "pkg/client.py": SINGLETON_CLIENT, "pkg/server.py": SINGLETON_SERVER}
+    found = _tree_mcp001(tmp_path, files)
+    assert [(name, row) for name, row, _ in found] == [("client.py", 8)]
+    assert found[0][2].startswith("Helper 'update' raises MCPError")
+
+
+def test_lazy_singleton_getter_of_another_class_is_silent(tmp_path: Path) -> None:
+    server = SINGLETON_SERVER.replace("StoreClient", "CacheClient")
+    assert _tree_mcp001(tmp_path, {"pkg/__init__.py": "", "pkg/client.py": SINGLETON_CLIENT, "pkg/server.py": server}) == []
+
+
+# -- the wrapper of a project decorator on a helper ---------------------------------------------
+
+HANDLER_DECORATOR = """\
+import functools
+
+from mcp.shared.exceptions import MCPError
+from mcp.types import INTERNAL_ERROR
+
+
+def handle_errors(func):
+    @functools.wraps(func)
+    def wrapper(*args, **kwargs):
+        try:
+            return func(*args, **kwargs)
+        except KeyError as e:
+            msg = f"Not found: {e}"
+            raise MCPError(INTERNAL_ERROR, msg)
+
+    return wrapper
+"""
+
+DECORATED_HELPER_SERVER = """\
+from mcp.server import MCPServer
+
+from pkg.errors import handle_errors
+
+mcp = MCPServer("items")
+ITEMS: dict[str, str] = {}
+
+
+class Store:
+    @handle_errors
+    def read(self, item: str) -> str:
+        return ITEMS[item]
+
+
+@mcp.tool()
+async def read_item(item: str) -> str:
+    store = Store()
+    return store.read(item)
+"""
+
+
+def test_wrapper_of_a_decorated_helper_a_tool_calls_is_flagged(tmp_path: Path) -> None:
+    files = {"pkg/__init__.py": "", "pkg/errors.py": HANDLER_DECORATOR, "pkg/server.py": DECORATED_HELPER_SERVER}
+    found = _tree_mcp001(tmp_path, files)
+    assert [(name, row) for name, row, _ in found] == [("errors.py", 14)]
+    assert found[0][2].startswith("Helper 'wrapper' raises MCPError for a missing record")
+
+
+def test_wrapper_of_a_decorated_helper_no_tool_calls_is_silent(tmp_path: Path) -> None:
+    server = DECORATED_HELPER_SERVER.replace("    store = Store()\n    return store.read(item)\n", "    return ITEMS.get(item, '')\n")
+    files = {"pkg/__init__.py": "", "pkg/errors.py": HANDLER_DECORATOR, "pkg/server.py": server}
+    assert _tree_mcp001(tmp_path, files) == []
+
+
+def test_wrapper_of_a_decorated_helper_caught_by_the_tool_is_silent(tmp_path: Path) -> None:
+    server = DECORATED_HELPER_SERVER.replace("from pkg.errors", "from mcp.server.mcpserver.exceptions import ToolError\nfrom mcp.shared.exceptions import MCPError\nfrom pkg.errors").replace(
+        "    return store.read(item)\n", "    try:\n        return store.read(item)\n    except MCPError as e:\n        raise ToolError(str(e)) from e\n"
+    )
+    files = {"pkg/__init__.py": "", "pkg/errors.py": HANDLER_DECORATOR, "pkg/server.py": server}
+    assert _tree_mcp001(tmp_path, files) == []
