@@ -21,6 +21,7 @@ from typing import Iterator
 import libcst as cst
 
 from mcp_lint.findings import Edit, Location
+from mcp_lint.model.names import bound_name
 
 
 def drop_unused_imports(original: str, fixed: str) -> list[Edit]:
@@ -174,7 +175,7 @@ def _without(stmt: ast.Import | ast.ImportFrom, dead: set[str], lines: list[str]
     node = line.body[0]
     if type(node) not in (cst.Import, cst.ImportFrom) or type(node.names) is cst.ImportStar:
         return None
-    kept = [alias for alias in node.names if _alias_name(alias) not in dead]
+    kept = [alias for alias in node.names if bound_name(alias) not in dead]
     end = Location(last + 1, 1) if last < len(lines) else Location(last, len(lines[last - 1].rstrip("\r\n")) + 1)
     if not kept:
         return Edit(Location(first, 1), end, "")
@@ -186,12 +187,3 @@ def _without(stmt: ast.Import | ast.ImportFrom, dead: set[str], lines: list[str]
     if last == len(lines) and not lines[-1].endswith(("\n", "\r")):
         code = code.rstrip("\r\n")
     return Edit(Location(first, 1), end, code)
-
-
-def _alias_name(alias: cst.ImportAlias) -> str:
-    if alias.asname is not None and type(alias.asname.name) is cst.Name:
-        return alias.asname.name.value
-    name = alias.name
-    while type(name) is cst.Attribute:
-        name = name.value
-    return name.value if type(name) is cst.Name else ""

@@ -59,6 +59,17 @@ def root_of(expr: cst.BaseExpression | None) -> cst.BaseExpression | None:
     return expr
 
 
+def bound_name(alias: cst.ImportAlias) -> str:
+    """The name an import alias binds in its scope: its `as` name, else the first part of the
+    imported name (`import requests.adapters` binds `requests`); "" for neither."""
+    if alias.asname is not None and type(alias.asname.name) is cst.Name:
+        return alias.asname.name.value
+    name = alias.name
+    while type(name) is cst.Attribute:
+        name = name.value
+    return name.value if type(name) is cst.Name else ""
+
+
 def module_dotted(node: cst.BaseExpression | None) -> str:
     if node is None:
         return ""

@@ -19,7 +19,7 @@ from mcp_lint.lazy_re import LazyPattern, lazy_compile
 from mcp_lint.model.exception_guards import Handler
 from mcp_lint.model.frameworks import FRAMEWORK_DOMAIN_ERRORS
 from mcp_lint.model.library_tables import FOREIGN_BUILTIN_ERRORS
-from mcp_lint.model.names import AliasTable, dotted, last_name
+from mcp_lint.model.names import AliasTable, bound_name, last_name
 from mcp_lint.model.walk import descendants
 from mcp_lint.rules.messages import Message, Placeholder, Text
 
@@ -111,10 +111,8 @@ def _imported_in(body: cst.CSTNode, name: str) -> bool:
     """Does `body` bind `name` by an import statement of its own?"""
     for node in descendants(body):
         if type(node) in (cst.Import, cst.ImportFrom) and type(node.names) is not cst.ImportStar:
-            for alias in node.names:
-                bound = alias.asname.name if alias.asname is not None else alias.name
-                if (dotted(bound) or "").partition(".")[0] == name:  # `import requests.adapters` binds `requests`
-                    return True
+            if any(bound_name(alias) == name for alias in node.names):
+                return True
     return False
 
 
