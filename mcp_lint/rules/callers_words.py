@@ -27,7 +27,7 @@ from mcp_lint.model.facts import FunctionFacts
 from mcp_lint.model.names import dotted, last_name
 from mcp_lint.model.walk import descendants
 from mcp_lint.rules.base import LinkedProject
-from mcp_lint.rules.handler_fix import is_log_call
+from mcp_lint.rules.handler_fix import is_log_call, logs_with_traceback
 from mcp_lint.rules.messages import Message, Part, Placeholder, Text
 
 # Words that say something failed, not which operation: "Error: {exc}" names none.
@@ -118,18 +118,9 @@ def traced_clauses(fn: FunctionFacts) -> Iterator[str]:
     (`logger.exception(...)`, `exc_info=True`, `traceback.print_exc()`)."""
     for handler in fn.handlers:
         if handler.site and any(
-            type(node) is cst.Call and is_log_call(node) and _with_traceback(node) for node in descendants(handler.node.body, into_scopes=False)
+            type(node) is cst.Call and is_log_call(node) and logs_with_traceback(node) for node in descendants(handler.node.body, into_scopes=False)
         ):
             yield handler.site
-
-
-def _with_traceback(call: cst.Call) -> bool:
-    func = call.func
-    if dotted(func) in {"traceback.print_exc", "traceback.print_exception"}:
-        return True
-    if type(func) is cst.Attribute and func.attr.value == "exception":
-        return True
-    return any(arg.keyword is not None and arg.keyword.value == "exc_info" and dotted(arg.value) not in {"False", "None"} for arg in call.args)
 
 
 def callers_log_the_traceback(project: LinkedProject, function: str, raised: str, raised_qual: str) -> bool:

@@ -205,12 +205,22 @@ def is_project_log_call(call: cst.Call) -> bool:
     return any(word.lower() in {"log", "logs", "logger"} for word in words)
 
 
-def _logs_traceback(call: cst.Call) -> bool:
+def logs_with_traceback(call: cst.Call) -> bool:
+    """Does this log call write the failure's traceback (`logger.exception(...)`, `exc_info=` a
+    true value, `traceback.print_exc()`)?"""
     func = call.func
     if dotted(func) in {"traceback.print_exc", "traceback.print_exception"}:
         return True
     if type(func) is cst.Attribute and func.attr.value == "exception":
         return True
+    return any(arg.keyword is not None and arg.keyword.value == "exc_info" and dotted(arg.value) not in {"False", "None"} for arg in call.args)
+
+
+def _logs_traceback(call: cst.Call) -> bool:
+    """Has the author decided how this call logs the traceback (written it, or chosen not to)?"""
+    if logs_with_traceback(call):
+        return True
+    func = call.func
     if type(func) is cst.Attribute and type(func.value) is cst.Call:
         return True  # loguru `.opt(exception=...)`: the author chose how to log
     # exc_info=False too: the author decided not to log the traceback here.
