@@ -53,6 +53,10 @@ class LogPlan:
 
 def log_plan(handler: Handler, sink: cst.CSTNode, ctx: FileContext) -> LogPlan:
     calls = list(_log_calls_before(handler, sink, ctx))
+    if not calls and _prints_the_failure(handler, sink, ctx):
+        # `print(f"... {e}")`: the author's report of this failure. A logger line added beside
+        # it would report the failure twice (and a print is where the author wants it seen).
+        return LogPlan(add_call=False)
     if not calls:
         # A module without a logger whose handler reports the failure to the client through the
         # tool's Context (`await ctx.error(msg)`): that is the author's channel; a standard
@@ -82,6 +86,17 @@ def log_plan(handler: Handler, sink: cst.CSTNode, ctx: FileContext) -> LogPlan:
         # argument), so no traceback is added to it.
         return LogPlan(add_call=False)
     return LogPlan(add_call=False, edit=_exc_info_edit(call, ctx))
+
+
+def _prints_the_failure(handler: Handler, sink: cst.CSTNode, ctx: FileContext) -> bool:
+    """Does the handler, before `sink`, `print(...)` something that reads the caught exception?"""
+    if handler.name is None:
+        return False
+    for statement in _statements_before(handler.node.body.body, sink, ctx):
+        for node in descendants(statement, into_scopes=False):
+            if type(node) is cst.Call and type(node.func) is cst.Name and node.func.value == "print" and handler.name in _names_in(node):
+                return True
+    return False
 
 
 def _reports_through_context(handler: Handler, sink: cst.CSTNode, ctx: FileContext) -> bool:
