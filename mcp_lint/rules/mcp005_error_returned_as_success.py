@@ -55,7 +55,7 @@ from mcp_lint.rules.exception_text import (
     status_bases,
     upstream_body,
 )
-from mcp_lint.rules.upstream_body import body_through_locals, failed_replies
+from mcp_lint.rules.upstream_body import body_through_locals, failed_replies, failed_replies_in
 from mcp_lint.rules.handler_fix import (
     bound_from_exception,
     dead_unpacking,
@@ -2298,8 +2298,10 @@ def _without_upstream_body(ctx: FileContext, fn: FunctionFacts, ret: ReturnFact,
     """The fix's message when `message` carries the body of the reply the branch found failed
     (upstream_body.body_through_locals, what MCP002 reports): the author's words around it,
     without it ("Route request failed: HTTP {resp.status_code}"); "" when nothing of theirs is
-    left; None when it carries no body."""
-    bases = status_bases(ret.conditions, ctx) | failed_replies(ret.conditions, fn, ctx)
+    left; None when it carries no body. In a clause that caught the reply's failed decoding or
+    status (`except ValueError:` around `resp.json()`), its body is what the upstream sent
+    instead of an answer: raised, MCP002 reports it, so the raise goes without it too."""
+    bases = status_bases(ret.conditions, ctx) | failed_replies(ret.conditions, fn, ctx) | failed_replies_in(ret.handler)
     if not bases or body_through_locals(message, bases, fn, ctx) is None:
         return None
     source = _value_in_block(fn, ret.node, message) if type(message) is cst.Name else message
