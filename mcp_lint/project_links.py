@@ -786,6 +786,11 @@ class Project(ProjectNames):
                     continue  # it runs around the server's tools; it is none of them
                 key = self.resolve(reg.server) if reg.server else _LOCAL + owner.module
                 self._tools_on.setdefault(key, set()).add(reg.tool_name)
+                made_in = self.function(key) if reg.server else None
+                if made_in is not None:
+                    # A function's local server handed to a register function (keyed by that
+                    # function): a tool of the local server its module configures too.
+                    self._tools_on.setdefault(_LOCAL + made_in[0].module, set()).add(reg.tool_name)
         return self._tools_on.get(self.resolve(server) if server else _LOCAL + summary.module, set())
 
     def tool_sites(self, tools: Iterable[str], limit: int = 3) -> list[Related]:
