@@ -5,6 +5,7 @@
   after merging other builders' tables into a local (`tools = common(); tools.update(extra())`);
 - a registry object whose method adds what its callers pass (`self._server.add_tool(fn)`), called
   on a parameter typed with the registry's class from a module that names no tool registration;
+  the masking of the server the registry is built with covers those tools;
 - a server in a function's local handed to a register function (`register(server)`): its tools
   are that server's (its `mask_error_details`, the inventory line).
 
@@ -213,6 +214,23 @@ def test_the_registry_s_tools_are_listed_as_checked(tmp_path: Path) -> None:
 def test_a_registry_that_only_records_names_registers_nothing(tmp_path: Path) -> None:
     found = _lint(tmp_path, _registry_files("self._names = [*getattr(self, '_names', []), fn.__name__]"))
     assert found == []
+
+
+def _raising_registry_files(options: str) -> dict[str, str]:
+    files = _registry_files("self._server.add_tool(fn)")
+    files["items.py"] = ITEMS.replace('return f"Could not fetch {key}: {exc}"', 'raise RuntimeError(f"Could not fetch {key}: {exc}")')
+    files["server.py"] = REGISTRY_SERVER.replace('FastMCP("items")', f'FastMCP("items"{options})')
+    return files
+
+
+def test_the_masking_of_the_server_given_to_the_registry_covers_its_tools(tmp_path: Path) -> None:
+    assert _lint(tmp_path, _raising_registry_files(", mask_error_details=True")) == []
+
+
+def test_without_masking_the_registry_s_tool_s_raise_is_reported(tmp_path: Path) -> None:
+    assert _lint(tmp_path, _raising_registry_files("")) == [
+        ("MCP002", "items.py", 12, "Tool 'fetch_item' raises RuntimeError with the text of a caught httpx.HTTPError"),
+    ]
 
 
 # -- a function's local server handed to a register function ------------------------------------
