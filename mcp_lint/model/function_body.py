@@ -569,11 +569,14 @@ class _BodyWalker(FastVisitor):
     def _taint_outer(self, name: str, value: cst.BaseExpression) -> None:
         """A local assigned, in a clause nested in another clause's body, the outer clause's
         exception text (`except ApiError as e: try: ... except ValueError: message = str(e)`):
-        it holds that text where the outer clause reads it after the inner `try`."""
+        it holds that text where the outer clause reads it after the inner `try`. A value that
+        carries the inner clause's own exception text is that clause's flow (reported there)."""
         innermost = self._handler()
-        outer = innermost.parent if innermost is not None else None
+        if innermost is None or innermost.parent is None or _mentions_exception_text(value, innermost):
+            return
+        outer = innermost.parent
         while outer is not None:
-            if outer.name and innermost.within(outer) and _mentions_exception_text(value, outer):  # type: ignore[union-attr]
+            if outer.name and innermost.within(outer) and _mentions_exception_text(value, outer):
                 outer.tainted.add(name)
             outer = outer.parent
 

@@ -62,3 +62,44 @@ def test_a_nested_clause_that_rebinds_the_name_reads_its_own_exception() -> None
     tool's own argument (`json.loads(key)`), not the outer clause's library text."""
     found = _mcp002("except json.JSONDecodeError as e:\n            message = str(e)")
     assert found == []
+
+
+RETRY = """\
+from fastmcp import FastMCP
+from itemlib import ApiError, ItemClient
+
+mcp = FastMCP("items")
+client = ItemClient()
+
+
+def describe(exc: Exception) -> str:
+    return f"close failed: {exc}"
+
+
+@mcp.tool()
+def close_item(key: str, force: bool = False) -> dict:
+    \"\"\"Close one item.\"\"\"
+    try:
+        return client.close(key)
+    except ApiError as e:
+        first = describe(e)
+        if force:
+            try:
+                return client.close(key, force=True)
+            except ApiError as retry_error:
+                retry_text = describe(retry_error)
+                message = f"{first}; retry failed: {retry_text}"
+                raise ValueError(message) from retry_error
+        raise ValueError(first) from e
+"""
+
+
+def test_a_nested_clause_s_text_mixed_with_the_outer_one_stays_the_nested_clause_s_flow() -> None:
+    """The retry's own exception text and the first failure's in one message: the nested clause's
+    flow, reported where it takes its text (23), beside the outer clause's own flow (18)."""
+    found = [(f.location.row, f.message) for f in lint_source(RETRY, filename="server.py") if f.code == "MCP002"]
+    assert found == [
+        (9, "Helper 'describe' returns the text of the exception passed in 'exc', which a caller raises in ValueError"),
+        (18, "Tool 'close_item' raises ValueError with the text of a caught itemlib.ApiError"),
+        (23, "Tool 'close_item' raises ValueError with the text of a caught itemlib.ApiError"),
+    ]
