@@ -331,10 +331,21 @@ class NextFiles:
 
     def _calling_files(self, summaries: Sequence[ModuleSummary], submitted: set[int]) -> set[int]:
         """Files that may call a register function whose registrations wait on what its callers
-        pass (`register_tools(mcp)`, ModuleSummary.param_pending), or a function whose callers a
+        pass (`register_tools(mcp)`, ModuleSummary.param_pending; `registry.add(fn)`, an
+        ARGUMENT_REF registration), or a function whose callers a
         latent finding waits on (Latent.needs_callers): those whose text names the function.
         Nothing names the caller module, so the link step cannot ask for it by name."""
+        from mcp_lint.model.summary import ARGUMENT_REF
+
         names = {register.rsplit(".", 1)[-1].encode() for summary in summaries for _, register, _, _ in summary.param_pending}
+        # A register function that adds what its callers pass (`def register(self, fn):
+        # self._server.add_tool(fn)`): its callers hold the tools.
+        names.update(
+            reg.function[len(ARGUMENT_REF) :].rpartition("#")[0].rsplit(".", 1)[-1].encode()
+            for summary in summaries
+            for reg in summary.tools
+            if reg.function.startswith(ARGUMENT_REF)
+        )
         names.update(
             callee.rsplit(".", 1)[-1].encode()
             for summary in summaries

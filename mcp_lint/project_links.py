@@ -108,6 +108,7 @@ class Project(ProjectNames):
         # Project decorators that register what they decorate (DECORATED_REF): not wrappers.
         self._registering: set[str] = set()
         self._passed: dict[tuple[str, str], list[tuple[Family | None, str]]] = {}
+        self._givers: dict[str, list[ModuleSummary]] = {}  # _server_givers(), per class
         # Functions defined directly in another function: a decorator's wrapper, a closure.
         self._nested: dict[str, list[str]] = {}
         for qual in self.functions:
@@ -407,9 +408,12 @@ class Project(ProjectNames):
         framework (family_of), which the callers have already asked."""
         modules = [summary]
         if reg.server:
-            module = self.modules.get(self.resolve(reg.server).rsplit(".", 1)[0])
+            owner = self.resolve(reg.server).rsplit(".", 1)[0]
+            module = self.modules.get(owner)
             if module is not None and module is not summary:
                 modules.append(module)
+            elif module is None and self.is_project_class(owner):
+                modules.extend(found for found in self._server_givers(owner) if found not in modules)
         if any(module.masks_errors for module in modules):
             return MASKED_IN_CODE
         if family is not Family.FASTMCP:
@@ -422,6 +426,21 @@ class Project(ProjectNames):
             return ""  # `mask_error_details=False` (or an expression) in the code decides
         setting = self.masks_by_config(modules[-1].path, row.mask_env_names)
         return setting.describe() if setting is not None else ""
+
+    def _server_givers(self, cls: str) -> list[ModuleSummary]:
+        """The modules that build an object of the project class `cls` with a server argument
+        (`Registry(server, ...)`, whose method adds the tools to `self._server`): where the server
+        its tools are on is made and configured."""
+        if cls not in self._givers:
+            self._givers[cls] = [
+                summary
+                for summary in self.summaries
+                if any(
+                    family is not None and self.resolve(callee) in {cls, f"{cls}.__init__"}
+                    for callee, _, _, _, family in summary.server_arguments
+                )
+            ]
+        return self._givers[cls]
 
     def family_of(self, reg: ToolRegistration, summary: ModuleSummary) -> tuple[Family, int | None]:
         family = reg.family
@@ -786,6 +805,11 @@ class Project(ProjectNames):
                     continue  # it runs around the server's tools; it is none of them
                 key = self.resolve(reg.server) if reg.server else _LOCAL + owner.module
                 self._tools_on.setdefault(key, set()).add(reg.tool_name)
+                made_in = self.function(key) if reg.server else None
+                if made_in is not None:
+                    # A function's local server handed to a register function (keyed by that
+                    # function): a tool of the local server its module configures too.
+                    self._tools_on.setdefault(_LOCAL + made_in[0].module, set()).add(reg.tool_name)
         return self._tools_on.get(self.resolve(server) if server else _LOCAL + summary.module, set())
 
     def tool_sites(self, tools: Iterable[str], limit: int = 3) -> list[Related]:

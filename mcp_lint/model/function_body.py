@@ -461,6 +461,9 @@ class _BodyWalker(FastVisitor):
             for target in node.targets:
                 if type(target.target) is cst.Name:
                     handler.tainted.add(target.target.value)
+        for target in node.targets:
+            if type(target.target) is cst.Name:
+                self._taint_outer(target.target.value, node.value)
 
     def _store(
         self,
@@ -527,6 +530,8 @@ class _BodyWalker(FastVisitor):
         handler = self._handler()
         if handler is not None and type(node.target) is cst.Name and _mentions_exception_text(node.value, handler):
             handler.tainted.add(node.target.value)
+        if type(node.target) is cst.Name:
+            self._taint_outer(node.target.value, node.value)
 
     def visit_For(self, node: cst.For) -> None:
         self.statement = node
@@ -556,9 +561,24 @@ class _BodyWalker(FastVisitor):
         if handler is not None and node.value is not None and type(node.target) is cst.Name:
             if _mentions_exception_text(node.value, handler):
                 handler.tainted.add(node.target.value)
+            self._taint_outer(node.target.value, node.value)
 
     def _handler(self) -> Handler | None:
         return self.handlers[-1] if self.handlers else None
+
+    def _taint_outer(self, name: str, value: cst.BaseExpression) -> None:
+        """A local assigned, in a clause nested in another clause's body, the outer clause's
+        exception text (`except ApiError as e: try: ... except ValueError: message = str(e)`):
+        it holds that text where the outer clause reads it after the inner `try`. A value that
+        carries the inner clause's own exception text is that clause's flow (reported there)."""
+        innermost = self._handler()
+        if innermost is None or innermost.parent is None or _mentions_exception_text(value, innermost):
+            return
+        outer = innermost.parent
+        while outer is not None:
+            if outer.name and innermost.within(outer) and _mentions_exception_text(value, outer):
+                outer.tainted.add(name)
+            outer = outer.parent
 
     def _method_of_caught(self, name: str, method: str) -> str | None:
         """`except RecordError as e: return e.as_dict()`: a method called on the caught exception

@@ -22,6 +22,9 @@ Expr = cst.BaseExpression
 
 
 # The keys under which a registry row keeps the function that runs the tool.
+# Builtins that copy an iterable: what they return holds its rows.
+_ROW_COPIES = frozenset({"tuple", "list", "sorted", "set", "frozenset", "reversed"})
+
 _ROW_FUNCTION_KEYS = frozenset({"function", "func", "fn", "handler", "callable", "callback", "impl", "implementation", "run", "execute", "coroutine"})
 
 
@@ -347,7 +350,12 @@ class FunctionReferences(ScopeWalker):
 
     def _returned_rows(self, value: cst.BaseExpression) -> Table | None:
         """What `return <value>` gives callers that iterate the result: a literal's rows, a table
-        built in a local, or a table of the module or of another one."""
+        built in a local, or a table of the module or of another one; seen through a copy or a
+        view of it (`tuple(tools)`, `list(tools.values())`) and a comprehension over its rows
+        (`tuple(tools[name] for name in ORDER)`, `[fn for fn in tools.values()]`)."""
+        through = self._iterated_table(value)
+        if through is not None:
+            return through
         literal = self._table_literal(value)
         if literal is not None or type(value) is not cst.Name:
             return literal
@@ -359,6 +367,48 @@ class FunctionReferences(ScopeWalker):
             return None
         known = self._bound(value.value) is not None or path.start in self.model.tables or value.value in self.aliases.aliases
         return Table(merged=(path,)) if known else None
+
+    def _iterated_table(self, value: cst.BaseExpression) -> Table | None:
+        """The table whose rows a copy, a view or a comprehension yields (None when `value` is
+        none of those): a factory that hands back `tuple(...)` of its table returns that table's
+        functions, and the callers' loops register them."""
+        value = unwrap_await(value)
+        if type(value) is cst.Call:
+            func = value.func
+            if type(func) is cst.Name and func.value in _ROW_COPIES and func.value not in self.aliases.aliases and len(value.args) == 1:
+                inner = value.args[0].value
+                return self._iterated_table(inner) or self._returned_rows(inner) if not value.args[0].star else None
+            if type(func) is cst.Attribute and func.attr.value == "values" and not value.args:
+                path = self._table_of(func.value)
+                return Table(merged=(path,)) if path is not None and self._known_table(func.value, path) else None
+            return None
+        if type(value) not in (cst.GeneratorExp, cst.ListComp, cst.SetComp) or value.for_in.inner_for_in is not None:  # type: ignore[attr-defined]
+            return None
+        comp = value.for_in  # type: ignore[attr-defined]
+        element = value.elt  # type: ignore[attr-defined]
+        bounds = self._loop_bounds(comp.target, comp.iter)
+        if type(element) is cst.Name and element.value in bounds:
+            bound = bounds[element.value]
+            return Table(merged=(bound.table,)) if bound.row and bound.position is None else None
+        if type(element) is not cst.Subscript or type(element.value) is not cst.Name or element.value.value in _target_names(comp.target):
+            return None
+        row = self._row_of(element)  # `tools[name] for name in ORDER`: a row of `tools` each time
+        if row is not None and row.row and self._known_table(element.value, row.table):
+            return Table(merged=(row.table,))
+        return None
+
+    def _known_table(self, expr: cst.BaseExpression, path: TablePath) -> bool:
+        """Is `path` a table the walk knows `expr` holds (not the guess `_table_of` makes for any
+        module-level name)?"""
+        if type(expr) is not cst.Name:
+            return True
+        frame = self._function_frame()
+        return (
+            self._bound(expr.value) is not None
+            or (frame is not None and expr.value in frame.tables)
+            or path.start in self.model.tables
+            or expr.value in self.aliases.aliases
+        )
 
     def _record_table(self, key: str, table: Table | None) -> None:
         """Keep a table of the module for the linker, when it can hold a function."""
@@ -433,6 +483,12 @@ class FunctionReferences(ScopeWalker):
             addition = literal if literal is not None else Table(merged=(path,)) if path is not None else None
         if addition is None:
             return
+        bound = frame.bound.get(name) if frame is not None and name not in frame.globals else None
+        if frame is not None and bound is not None and not bound.row and bound.position is None:
+            # `tools = build_common(); tools.update(build_extra())`: a local table from then on,
+            # holding the returned table's rows and the addition's.
+            del frame.bound[name]
+            frame.tables[name] = Table(merged=(bound.table,))
         if frame is not None and name in frame.tables:
             frame.tables[name] = frame.tables[name].extended(addition.rows, addition.merged)
         elif frame is None or name in frame.globals:
@@ -568,3 +624,9 @@ def _is_get_logger(value: cst.BaseExpression, aliases: AliasTable) -> bool:
         resolved = aliases.resolve(value.func) or dotted(value.func) or ""
         return last_name(resolved) in {"getLogger", "get_logger"}
     return False
+
+
+def _target_names(target: cst.BaseExpression) -> set[str]:
+    if type(target) is cst.Name:
+        return {target.value}
+    return {name for element in getattr(target, "elements", ()) for name in _target_names(element.value)}

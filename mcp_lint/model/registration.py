@@ -177,7 +177,7 @@ class Registrations(PassedCallables, ServerInference):
                 break
             if type(arg.value) in NAME_OR_ATTRIBUTE:  # exact types: every argument of every call
                 receiver = self._receiver(arg.value)
-                key = receiver.key or ""
+                key = receiver.key or self._local_server_key(arg.value, receiver)
                 if receiver.param is not None:  # `def register_all(server): register_notes(server)`
                     key = PARAM_REF + "#".join(receiver.param)
                 if receiver.is_ is Is.SERVER or (receiver.is_ is Is.UNKNOWN and key):
@@ -189,6 +189,18 @@ class Registrations(PassedCallables, ServerInference):
                         self.model.server_arguments.append((callee, position, keyword, key, receiver.family))
             if arg.keyword is None:
                 index += 1
+
+    def _local_server_key(self, expr: cst.BaseExpression, receiver: Receiver) -> str:
+        """A server in a function's local handed to a register function (`server = FastMCP(...)`
+        then `register(server)`): keyed by that function, as a factory that returns its local
+        server is, so the tools it registers belong to that server (its masking, its
+        constructor); "" for anything else."""
+        if receiver.is_ is not Is.SERVER or type(expr) is not cst.Name:
+            return ""
+        for frame in reversed(self.frames):
+            if frame.kind == "function" and expr.value in frame.bindings and expr.value not in frame.globals:
+                return frame.qual
+        return ""
 
     def _called_functions(self, func: cst.BaseExpression) -> list[str]:
         """The callee names of a call; for `module.register(mcp)` inside `for module in MODULES:`
@@ -208,7 +220,18 @@ class Registrations(PassedCallables, ServerInference):
         if type(func) is cst.Attribute and type(func.value) is cst.Call and dotted(func.value.func):
             made_by = resolve(func.value.func)
             return f"{made_by}.{func.attr.value}" if made_by else ""
-        return resolve(func) or ""
+        typed = self._typed_receiver(func)
+        return typed or resolve(func) or ""
+
+    def _typed_receiver(self, func: cst.BaseExpression) -> str | None:
+        """`registry.register(...)` on a parameter or local the function types (`registry:
+        Registry`, `registry = Registry(server)`): that class's method."""
+        frame = self.frames[-1] if self.frames else None
+        if type(func) is not cst.Attribute or type(func.value) is not cst.Name or frame is None or frame.kind != "function":
+            return None
+        facts = self.model.functions.get(frame.qual)
+        typed = facts.local_types.get(func.value.value) if facts is not None and func.value.value not in frame.globals else None
+        return f"{typed}.{func.attr.value}" if typed else None
 
     def _method_registration(self, node: cst.Call, attr: str, receiver: Receiver) -> None:
         """`mcp.add_tool(fn)`, `mcp.tool(fn)`, `server.add_request_handler(...)`, `mcp.add_prompt(...)`."""
