@@ -250,7 +250,7 @@ def _descendants(node: cst.CSTNode, into_scopes: bool) -> Iterator[cst.CSTNode]:
             continue  # a leaf
         found = reader(current)
         found.reverse()
-        if into_scopes:
+        if into_scopes or SCOPES.isdisjoint(map(type, found)):  # (a test in C: most nodes hold no scope)
             extend(found)
         else:  # exact types: isinstance against libcst's ABCs is slow
             extend([child for child in found if type(child) not in SCOPES])
