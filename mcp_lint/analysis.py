@@ -38,7 +38,7 @@ from mcp_lint.model.parsing import parse_module
 from mcp_lint.model.tested_classes import message_tested_class_names, tested_class_names
 from mcp_lint.model.summary import TABLE_REF, CallEdge, FunctionSummary, ModuleSummary
 from mcp_lint.model.table_rows import LOCAL, RETURNED
-from mcp_lint.model.walk import descendants
+from mcp_lint.model.walk import descendants, holds
 from mcp_lint.model.function_body import yielded_dict_members
 from mcp_lint.noqa import may_suppress, parse_noqa
 from mcp_lint.module_names import extends_sys_path, module_name
@@ -575,7 +575,7 @@ def _found_failures(call: CallFact, facts: FunctionFacts) -> tuple[int, ...]:
     names = {i: value.value for i, value in enumerate(positional) if type(value) is cst.Name}
     if not names:
         return ()
-    ret = next((r for r in facts.returns if r.node.value is not None and any(n is call.node for n in descendants(r.node.value))), None)
+    ret = next((r for r in facts.returns if r.node.value is not None and holds(r.node.value, call.node)), None)
     if ret is None:
         return ()
     failed = found_failed(ret.conditions)

@@ -122,3 +122,20 @@ def test_a_listed_walk_never_answers_for_another_node_with_the_same_id() -> None
         assert list(walk.descendants(module)) == _preorder(module)
         del module
     walk.forget_walks()
+
+
+@pytest.mark.parametrize("into_scopes", [True, False])
+def test_holds_answers_as_a_walk_does_asked_once_or_again(into_scopes: bool) -> None:
+    module = cst.parse_module(EXTRA + "\n\nclass C:\n    def m(self):\n        return [lambda q: q for _ in ()]\n")
+    nodes = every_node(module)
+    roots = [n for n in nodes if type(n) in (cst.FunctionDef, cst.IndentedBlock, cst.Try, cst.Call, cst.ClassDef)]
+    other = cst.parse_module("x = g(1)\n")  # nodes of another tree are never held
+    for _ in range(3):  # the first question walks, later ones read the set of ids
+        for root in roots:
+            below = {id(n) for n in walk.descendants(root, into_scopes=into_scopes)}
+            for node in nodes:
+                assert walk.holds(root, node, into_scopes=into_scopes) is (id(node) in below)
+            assert walk.holds(root, root, into_scopes=into_scopes)
+            assert not any(walk.holds(root, n, into_scopes=into_scopes) for n in every_node(other))
+    walk.forget_walks()
+    assert not walk._held

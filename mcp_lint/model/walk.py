@@ -211,6 +211,30 @@ _WALKED_LIMIT = 200_000
 def forget_walks() -> None:
     """Drop the lists of walked subtrees (the end of a file's analysis: they hold its tree)."""
     _walked.clear()
+    _held.clear()
+
+
+def holds(root: cst.CSTNode, node: cst.CSTNode, *, into_scopes: bool = True) -> bool:
+    """Is `node` `root` itself or below it: `any(n is node for n in descendants(root))`. Rules
+    ask it of the same root for each of a function's calls or raises (is it inside this `try`?),
+    a walk each; the second question about a root makes the set of the ids below it, and later
+    ones look there (an id in the set is a node the entry keeps alive: no other node has it)."""
+    key = (id(root), into_scopes)
+    entry = _held.get(key)
+    if entry is not None and entry[0] is root:
+        ids = entry[1]
+        if ids is None:
+            ids = {id(n) for n in descendants(root, into_scopes=into_scopes)}
+            _held[key] = (root, ids)
+        return id(node) in ids
+    if len(_held) >= _WALKED_LIMIT:
+        _held.clear()  # a caller outside the per-file analysis: keep memory bounded
+    _held[key] = (root, None)
+    return any(n is node for n in descendants(root, into_scopes=into_scopes))
+
+
+# Root (id, into_scopes) -> (root, the ids below it once asked about twice, else None); see holds.
+_held: dict[tuple[int, bool], tuple[cst.CSTNode, set[int] | None]] = {}
 
 
 def _descendants(node: cst.CSTNode, into_scopes: bool) -> Iterator[cst.CSTNode]:
@@ -226,7 +250,7 @@ def _descendants(node: cst.CSTNode, into_scopes: bool) -> Iterator[cst.CSTNode]:
             continue  # a leaf
         found = reader(current)
         found.reverse()
-        if into_scopes:
+        if into_scopes or SCOPES.isdisjoint(map(type, found)):  # (a test in C: most nodes hold no scope)
             extend(found)
         else:  # exact types: isinstance against libcst's ABCs is slow
             extend([child for child in found if type(child) not in SCOPES])

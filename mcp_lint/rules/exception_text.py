@@ -18,7 +18,7 @@ from mcp_lint.lazy_re import lazy_compile
 from mcp_lint.model.message_text import find_exception_text, literal_text
 from mcp_lint.model.names import dotted, last_name, unwrap_await
 from mcp_lint.model.passed_on import raises_tool_error
-from mcp_lint.model.walk import descendants
+from mcp_lint.model.walk import descendants, holds
 from mcp_lint.vocabulary import FILLER_WORDS
 from mcp_lint.model.summary import receiver_shift
 from mcp_lint.rules.base import FileContext, LinkedProject
@@ -340,7 +340,7 @@ def leaving_tests(fn: FunctionFacts, node: cst.CSTNode) -> list[cst.BaseExpressi
     function's top-level block."""
     tests: list[cst.BaseExpression] = []
     for statement in fn.node.body.body:
-        if statement is node or any(n is node for n in descendants(statement, into_scopes=False)):
+        if holds(statement, node, into_scopes=False):
             return tests
         if type(statement) is not cst.If or statement.orelse is not None:
             continue

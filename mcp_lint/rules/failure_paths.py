@@ -18,7 +18,7 @@ import libcst as cst
 
 from mcp_lint.model.facts import FunctionFacts
 from mcp_lint.model.names import dotted, last_name, unwrap_await
-from mcp_lint.model.walk import descendants
+from mcp_lint.model.walk import descendants, holds
 from mcp_lint.rules.base import FileContext
 from mcp_lint.rules.exception_text import status_bases
 from mcp_lint.rules.results import _local_function
@@ -325,7 +325,7 @@ def _suite_holding(body: cst.BaseSuite, statement: cst.CSTNode) -> Sequence[cst.
 
 
 def _holds(node: cst.CSTNode, inner: cst.CSTNode) -> bool:
-    return node is inner or any(n is inner for n in descendants(node, into_scopes=False))
+    return holds(node, inner, into_scopes=False)
 
 
 def skips_the_wrapped_call(fn: FunctionFacts, ctx: FileContext, at: cst.CSTNode) -> bool:

@@ -23,7 +23,7 @@ from mcp_lint.model.facts import FunctionFacts, RaiseFact
 from mcp_lint.model.frameworks import CONTEXT_CLASSES, FRAMEWORK_PACKAGES, TOOL_ERROR_BASE_NAMES
 from mcp_lint.model.message_text import literal_text
 from mcp_lint.model.names import dotted
-from mcp_lint.model.walk import descendants
+from mcp_lint.model.walk import descendants, holds
 from mcp_lint.rules.base import FileContext
 from mcp_lint.rules.exception_text import project_call, says_something
 from mcp_lint.rules.failure_paths import reports_only
@@ -687,7 +687,7 @@ def lies_within(outer: cst.CSTNode, statement: cst.CSTNode) -> bool:
     body or an `except` clause costs generating its whole code, about ten times this walk, which
     reads statements only, never their expressions (where no statement can be)."""
     if not isinstance(statement, (cst.BaseSmallStatement, cst.BaseCompoundStatement)):
-        return any(node is statement for node in descendants(outer))
+        return holds(outer, statement)
     stack: list[cst.CSTNode] = [outer]
     while stack:
         node = stack.pop()
