@@ -67,6 +67,7 @@ from mcp_lint.rules.exception_text import (
     status_bases,
     status_left_or_failed,
     param_text_outside_helpers,
+    response_slots,
     text_outside_helpers,
 )
 from mcp_lint.rules.plain_raises import builtin_bases
@@ -216,6 +217,21 @@ def _built_in_local(handler: Handler, found: cst.CSTNode, sink: cst.CSTNode) -> 
         if earlier is not None:
             return earlier
     return assign.value
+
+
+def _in_body_slot(fn: FunctionFacts, value: cst.BaseExpression, text: cst.CSTNode | None = None, local: str = "") -> bool:
+    """Is `text` (a node of `value`) or the local `local` in the body slot of a tuple `fn` hands
+    back as a response's (status, body, ...) (`return e.code, e.read().decode(), {}`)? The
+    caller that unpacks it reports the body where it finds the status failed."""
+    if type(value) is not cst.Tuple:
+        return False
+    slots = response_slots(fn)
+    if slots is None or slots[1] >= len(value.elements):
+        return False
+    slot = value.elements[slots[1]].value
+    if text is not None and any(node is text for node in descendants(slot)):
+        return True
+    return bool(local) and local in _names_in(slot)
 
 
 def _decoded_body_build(
@@ -493,6 +509,8 @@ async def get_forecast(city: str) -> str:
                 handed = exception_handed_to(fn, handler, value) if passes is None and text_outside_helpers(value, handler, ctx) is None else None
                 if handler.name and _narrowed_to_own_class(conditions.get(id(node), ()), handler.name, ctx):
                     continue  # `if isinstance(e, OwnError): return e.message`: the project's own text
+                if variant == "return" and _in_body_slot(fn, value, found):
+                    continue  # a response's body handed back beside its status: the caller's to judge
                 seen.add(id(node))
                 built = _built_in_local(handler, found, node)
                 if built is None and type(found) is cst.Name and found.value in handler.tainted and found.value != handler.name:
@@ -574,6 +592,8 @@ async def get_forecast(city: str) -> str:
             sink = sinks[0]
             seen.add(id(statement))
             _, sink_node, sent = sink
+            if len(sinks) == 1 and sink[0] == "return" and _in_body_slot(fn, sent, local=flow.source.key.split(".")[0]):
+                continue  # a response's body handed back beside its status: the caller's to judge
             place = flow.source
             if handler is not fn.gathered and handler.name and len(sinks) == 1 and decoded_body_of(flow.source.value, handler.name):
                 # A failed reply's body read whole from the exception: no second finding where
