@@ -109,6 +109,8 @@ TEXT_ATTRIBUTES = frozenset(
         "errors",
         "description",
         "json",
+        # `e.read()`: the stdlib HTTP client's HTTPError is also the failed response, its body.
+        "read",
     }
 )
 

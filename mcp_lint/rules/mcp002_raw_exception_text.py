@@ -6,6 +6,7 @@ import copy
 import io
 import tokenize
 from dataclasses import dataclass, replace
+from functools import partial
 from typing import Callable, Iterable, Iterator, Mapping, Sequence
 
 import libcst as cst
@@ -46,6 +47,7 @@ from mcp_lint.rules.base import (
 )
 from mcp_lint.rules.callers_words import names_the_operation_only, reason_of, traced_clauses, words_before_caught
 from mcp_lint.rules.mcp002_carried_text import CarriedText
+from mcp_lint.rules.mcp002_decoded_body import build_on_the_way, decoded_body_of
 from mcp_lint.rules.mcp002_payload import RawText, raw_text
 from mcp_lint.rules.mcp002_own_advice import VALIDATION_ERROR, author_text, library_raising, nameable_classes, own_raises, pass_through_names
 from mcp_lint.rules.common import (
@@ -65,6 +67,7 @@ from mcp_lint.rules.exception_text import (
     status_bases,
     status_left_or_failed,
     param_text_outside_helpers,
+    response_slots,
     text_outside_helpers,
 )
 from mcp_lint.rules.plain_raises import builtin_bases
@@ -214,6 +217,47 @@ def _built_in_local(handler: Handler, found: cst.CSTNode, sink: cst.CSTNode) -> 
         if earlier is not None:
             return earlier
     return assign.value
+
+
+def _in_body_slot(fn: FunctionFacts, value: cst.BaseExpression, text: cst.CSTNode | None = None, local: str = "") -> bool:
+    """Is `text` (a node of `value`) or the local `local` in the body slot of a tuple `fn` hands
+    back as a response's (status, body, ...) (`return e.code, e.read().decode(), {}`)? The
+    caller that unpacks it reports the body where it finds the status failed."""
+    if type(value) is not cst.Tuple:
+        return False
+    slots = response_slots(fn)
+    if slots is None or slots[1] >= len(value.elements):
+        return False
+    slot = value.elements[slots[1]].value
+    if text is not None and any(node is text for node in descendants(slot)):
+        return True
+    return bool(local) and local in _names_in(slot)
+
+
+def _decoded_body_build(
+    fn: FunctionFacts, handler: Handler, decoded: cst.BaseExpression, sent: cst.BaseExpression, sink: cst.CSTNode, ctx: FileContext
+) -> cst.BaseExpression | None:
+    """The value of the message local that a failed reply's body, decoded into `decoded`'s local,
+    is built into on its way to `sent` where the clause fills that local with other text of the
+    exception too (`msg = f"Failed: {e}"` ... `msg = f"Invalid: {data['errors']}"`); None: the
+    sending statement builds the text itself."""
+    source = store_of(fn.value_flow, decoded)
+    build = _message_built_from(fn, handler, source, sent, sink, ctx) if source is not None else None
+    return build.value if build is not None else None
+
+
+def _message_built_from(fn: FunctionFacts, handler: Handler, source: Store, sent: cst.BaseExpression, sink: cst.CSTNode, ctx: FileContext) -> Store | None:
+    """build_on_the_way for the body `source` decoded from `handler`'s exception: the message
+    local on the way that another statement fills with the exception's own text."""
+    name = handler.name
+    if not name:
+        return None
+    return build_on_the_way(fn.value_flow, source, sent, sink, partial(_other_exception_text, name=name, handler=handler, ctx=ctx))
+
+
+def _other_exception_text(other: Store, name: str, handler: Handler, ctx: FileContext) -> bool:
+    """Does `other` put text of the caught exception `name` other than its reply's body in?"""
+    return not decoded_body_of(other.value, name) and exception_text_in(other.value, handler, ctx, through_locals=False) is not None
 
 
 def _last_assignment(handler: Handler, name: str, before: cst.CSTNode) -> cst.Assign | None:
@@ -431,6 +475,7 @@ async def get_forecast(city: str) -> str:
 
     def check(self, fn: FunctionFacts, ctx: FileContext) -> Iterable[Latent]:
         seen: set[int] = set()
+        reported_here: set[int] = set()  # sending statements whose finding sits on themselves
         # By statement: the tests of the `if`s around each return and raise (read once).
         conditions = {id(f.node): f.conditions for f in (*fn.returns, *fn.raises)}
         for handler in fn.handlers:
@@ -464,14 +509,22 @@ async def get_forecast(city: str) -> str:
                 handed = exception_handed_to(fn, handler, value) if passes is None and text_outside_helpers(value, handler, ctx) is None else None
                 if handler.name and _narrowed_to_own_class(conditions.get(id(node), ()), handler.name, ctx):
                     continue  # `if isinstance(e, OwnError): return e.message`: the project's own text
+                if variant == "return" and _in_body_slot(fn, value, found):
+                    continue  # a response's body handed back beside its status: the caller's to judge
                 seen.add(id(node))
                 built = _built_in_local(handler, found, node)
                 if built is None and type(found) is cst.Name and found.value in handler.tainted and found.value != handler.name:
                     continue  # built by `+=`, in a container...: reported where it is built (text_flows)
+                if built is not None and handler.name and decoded_body_of(built, handler.name, parsed=True) and self._sent_once(fn, handler, built, ctx):
+                    # `data = e.response.json()` only decodes the failed reply: the statement that
+                    # puts it into words is the flow's place (mcp002_decoded_body).
+                    built = _decoded_body_build(fn, handler, built, value, node, ctx)
                 if built is not None:
                     if id(built) in seen:
                         continue  # one finding where the text is built, however many statements send it
                     seen.add(id(built))
+                else:
+                    reported_here.add(id(node))
                 if (
                     handed is None
                     and built is not None
@@ -533,13 +586,31 @@ async def get_forecast(city: str) -> str:
             if handler is not None and handler.name and _narrowed_to_own_class(flow.source.conditions, handler.name, ctx):
                 continue  # stored in an `if isinstance(e, OwnError):` branch: the project's own text
             found = flow.found if handler is fn.gathered else exception_text_in(flow.source.value, handler, ctx, through_locals=False)
-            sink = next((s for s in (self._flow_sink(fact, fn, ctx) for fact in flow.sinks) if s is not None), None)
-            if found is None or sink is None:
+            sinks = [s for s in (self._flow_sink(fact, fn, ctx) for fact in flow.sinks) if s is not None]
+            if found is None or not sinks:
                 continue
+            sink = sinks[0]
             seen.add(id(statement))
-            latent = self._flow_latent(ctx, fn, flow.source, handler, sink, found)
             _, sink_node, sent = sink
-            latent = replace(latent, flow=steps_between(fn.value_flow, flow.source, sent, sink_node, ctx.range))
+            if len(sinks) == 1 and sink[0] == "return" and _in_body_slot(fn, sent, local=flow.source.key.split(".")[0]):
+                continue  # a response's body handed back beside its status: the caller's to judge
+            place = flow.source
+            if handler is not fn.gathered and handler.name and len(sinks) == 1 and decoded_body_of(flow.source.value, handler.name):
+                # A failed reply's body read whole from the exception: no second finding where
+                # the statement sending it on is reported already; a body parsed into data is
+                # reported where it is sent on (or built into a message local of its own
+                # branch), once (mcp002_decoded_body).
+                if id(sink_node) in reported_here:
+                    continue  # that statement is reported already: the same finding
+                if decoded_body_of(flow.source.value, handler.name, parsed=True):
+                    build = _message_built_from(fn, handler, flow.source, sent, sink_node, ctx)
+                    place = build if build is not None else replace(flow.source, value=sent, statement=sink_node)
+                    if id(place.statement) in seen:
+                        continue
+                    seen.add(id(place.statement))
+            latent = self._flow_latent(ctx, fn, flow.source, handler, sink, found, place=place)
+            steps = steps_from if place is not flow.source else steps_between
+            latent = replace(latent, flow=steps(fn.value_flow, flow.source, sent, sink_node, ctx.range))
             if handler is not fn.gathered and text_outside_helpers(flow.source.value, handler, ctx) is None:
                 # `msg = describe(exc)`: the exception handed whole to a project function, which
                 # may report the flow itself (where it takes the text in).
@@ -664,6 +735,7 @@ async def get_forecast(city: str) -> str:
         built_by: dict[int, tuple[cst.Call | None, tuple[cst.BaseExpression, ...]]] = {}
         param_sinks: list | None = None
         no_text_back = returns_no_text(fn)  # `def status_of(err) -> int`: its returns hold no words
+        sent_whole: set[int] = set()  # returns reported themselves for a body decoded on the way
         for index, param in enumerate(fn.params):
             if param in {"self", "cls"}:
                 continue
@@ -693,11 +765,19 @@ async def get_forecast(city: str) -> str:
                     # (`message = str(error)`, then `result = {"message": message}; return
                     # result`): one flow per statement that takes the text in, reported there.
                     for store in _param_text_taken(fn, node, value, param, ctx):
-                        if id(store.statement) in seen:
+                        place, steps = store, steps_between
+                        if decoded_body_of(store.value, param, parsed=True):
+                            # The reply's body only decoded here: reported where it is put into
+                            # words, once for the branches reading it (mcp002_decoded_body).
+                            build = build_on_the_way(fn.value_flow, store, value, node, partial(_other_param_text, param=param, ctx=ctx))
+                            place, steps = (build, steps_from) if build is not None else (replace(store, value=value, statement=node), steps_from)
+                        if id(place.statement) in seen or (place.statement is node and id(node) in sent_whole):
                             continue
-                        seen.update((id(node), id(store.statement)))
-                        latent = self.latent(ctx, store.value, variant="return-param", route="text", statement=node, payload=RawText(exc="exception", param=param), param=index)
-                        yield replace(latent, flow=steps_between(fn.value_flow, store, value, node, ctx.range))
+                        seen.update((id(node), id(place.statement)))
+                        if place.statement is node:
+                            sent_whole.add(id(node))
+                        latent = self.latent(ctx, place.value, variant="return-param", route="text", statement=node, payload=RawText(exc="exception", param=param), param=index)
+                        yield replace(latent, flow=steps(fn.value_flow, store, value, node, ctx.range))
                     continue
                 if found is None or not looks_like_exception_param(found, param):
                     continue
@@ -779,6 +859,15 @@ async def get_forecast(city: str) -> str:
             return "raise-other"
         return None
 
+    def _sent_once(self, fn: FunctionFacts, handler: Handler, value: cst.BaseExpression, ctx: FileContext) -> bool:
+        """Does one return or raise of `handler` send on the local `value` is stored in (several:
+        one flow, reported where the local takes it in, the sends its related locations)?"""
+        store = store_of(fn.value_flow, value)
+        if store is None or fn.value_flow is None:
+            return False
+        flow = fn.value_flow
+        return sum(flow.path(sent, node, store) is not None for node, sent, _, _ in self._sinks(fn, handler, ctx)) == 1
+
     def _flow_sink(self, fact: ReturnFact | RaiseFact, fn: FunctionFacts, ctx: FileContext) -> tuple[str, cst.CSTNode, cst.BaseExpression] | None:
         """(variant, statement, value) of a return or raise that sends a local's text on."""
         if isinstance(fact, ReturnFact):
@@ -798,11 +887,14 @@ async def get_forecast(city: str) -> str:
         handler: Handler,
         sink: tuple[str, cst.CSTNode, cst.BaseExpression],
         found: cst.CSTNode,
+        place: Store | None = None,
     ) -> Latent:
         """A finding where the text is built, naming the return or raise that sends it. A local
         that keeps the exception object itself (`last_error = e` in a retry loop) holds no text
-        yet: the text is taken where the sending statement formats it, and reported there."""
-        value, statement = flow_source.value, flow_source.statement
+        yet: the text is taken where the sending statement formats it, and reported there.
+        `place`: the store (or the sending statement as one) where the flow is reported instead
+        of its source (a body decoded first: mcp002_decoded_body)."""
+        value, statement = (place or flow_source).value, (place or flow_source).statement
         variant, node, sent = sink
         object_kept = type(value) is cst.Name and value.value == handler.name
         if object_kept:
@@ -816,8 +908,8 @@ async def get_forecast(city: str) -> str:
             error_result=variant == "return" and is_error_result(sent, ctx),
             cls=last_name(raised_class(sent_call, ctx) or "") if variant == "raise-other" else "",
             # The statement that sends the text: a related location of the finding.
-            sent_at=None if object_kept else node_span(ctx, node),
-            sent_how="" if object_kept else "returned" if variant == "return" else "raised",
+            sent_at=None if object_kept or statement is node else node_span(ctx, node),
+            sent_how="" if object_kept or statement is node else "returned" if variant == "return" else "raised",
         )
         raises = None
         if variant != "return" and type(sent_call) is cst.Call:
@@ -1253,6 +1345,14 @@ def _one_flow_per_local(groups: Iterable[tuple[Store, list[Latent]]], ctx: FileC
         start, end = node_span(ctx, taken.value)
         also = tuple((*raw_text(first).also_sent, *((o.location, o.end_location) for o in others)))
         yield replace(first, location=start, end_location=end, payload=replace(raw_text(first), also_sent=also))
+
+
+def _other_param_text(other: Store, param: str, ctx: FileContext) -> bool:
+    """Does `other` put text of the exception parameter `param` other than its reply's body in?"""
+    if decoded_body_of(other.value, param) or param not in _names_in(other.value):
+        return False
+    found = param_text_outside_helpers(other.value, frozenset({param}), ctx)
+    return found is not None and looks_like_exception_param(found, param)
 
 
 def _param_text_taken(fn: FunctionFacts, sink: cst.CSTNode, value: cst.BaseExpression, param: str, ctx: FileContext) -> list[Store]:

@@ -94,9 +94,11 @@ async def close_ticket(ticket_id: str) -> str:
 
 
 def test_each_statement_taking_the_handed_exceptions_text_is_reported_and_the_caller_is_not() -> None:
+    # `body = exc.response.json()` only parses the reply: the return puts it into words
+    # (test_mcp002_decoded_body); `detail = exc.response.text[:300]` takes the text in itself.
     assert _mcp002(DESCRIBER) == [
-        (10, "Helper 'describe' returns the text of the exception passed in 'exc' as a normal result"),
         (13, "Helper 'describe' returns the text of the exception passed in 'exc' as a normal result"),
+        (14, "Helper 'describe' returns the text of the exception passed in 'exc' as a normal result"),
     ]
 
 
