@@ -119,7 +119,7 @@ from mcp_lint.rules.upstream_body import (
     status_failed_replies,
     unpacked_responses,
 )
-from mcp_lint.rules.http_status import keep_caught_status, keep_library_reason, keep_os_reason, raises_status_uncaught, status_clause, with_status
+from mcp_lint.rules.http_status import file_io_only, keep_caught_status, keep_library_reason, keep_os_reason, raises_status_uncaught, status_clause, with_status
 from mcp_lint.rules.own_input import keep_own_input
 from mcp_lint.rules.messages import Message, Part, Placeholder, Text
 from mcp_lint.rules.text import clip, vague_reason
@@ -2044,7 +2044,7 @@ def _build_fix(
             keep_own_input(message, handler, fn)
         keep_caught_status(message, handler)
         if status is None:  # (a status tuple's callers read its text as the author wrote it)
-            keep_os_reason(message, handler)
+            keep_os_reason(message, handler, file_io_only(_try_body_calls(fn, handler), ctx.model.functions))
             keep_library_reason(message, handler, ctx.model.aliases)
     elif variant == "note":
         # The note says why where the code can tell without the text: the status, the library's class.
@@ -2440,6 +2440,11 @@ def _logged_line(line: cst.BaseStatement, log_edit: Edit | None, ctx: FileContex
     if logger_style(ctx) == "logging" and not imported_from_the_project(call, ctx):
         return lazy_log_line(text.strip())
     return text.strip()
+
+
+def _try_body_calls(fn: FunctionFacts, handler: Handler) -> list:
+    """Every call in the body of the clause's `try`, at any depth (nested `try`s included)."""
+    return [c for c in fn.calls if lies_within(handler.try_node.body, c.node)]
 
 
 def _helper_raises_status(fn: FunctionFacts, handler: Handler, ctx: FileContext) -> bool:
