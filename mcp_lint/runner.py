@@ -80,6 +80,10 @@ class FixReport:
     originals: dict[str, str] = field(default_factory=dict)
     finals: dict[str, str] = field(default_factory=dict)
     later: list[tuple[str, str]] = field(default_factory=list)
+    # Every applied fix by the pass of the loop that applied it (counted over the whole project:
+    # a fix another file's fix made necessary is applied in a later pass), as (pass, file, the
+    # finding as that pass reported it, whether the listing before fixing offered it).
+    passes: list[tuple[int, str, Finding, bool]] = field(default_factory=list)
 
 
 def _error(message: str) -> None:
@@ -650,7 +654,9 @@ def _apply_fixes(
     offered = Counter((f.filename, f.code, f.fix.message) for f in findings if f.fix is not None)
     first: list[Finding] | None = None
     for _ in range(_FIX_ROUNDS):
-        remaining, unwritten, wrote = _fix_round(options, relinker, index, pending, report, dry, unwritten, in_memory, offered)
+        # A round's passes follow the previous round's: its first pass is the next pass number.
+        after = max((number for number, *_ in report.passes), default=0)
+        remaining, unwritten, wrote = _fix_round(options, relinker, index, pending, report, dry, unwritten, in_memory, offered, after)
         first = remaining if first is None else first
         if not wrote:
             break
@@ -677,9 +683,10 @@ def _apply_fixes(
 _FIX_ROUNDS = 5
 
 
-def _fix_round(options, relinker, index, findings, report, dry, unwritten, in_memory=False, offered=None):  # type: ignore[no-untyped-def]
+def _fix_round(options, relinker, index, findings, report, dry, unwritten, in_memory=False, offered=None, after=0):  # type: ignore[no-untyped-def]
     """One pass of the fix loop over every file with an applicable fix: (remaining findings,
-    files a dry run would have written, whether any file was written, in memory too)."""
+    files a dry run would have written, whether any file was written, in memory too); `after`:
+    the passes earlier rounds ran, which this round's pass numbers follow."""
     from mcp_lint.fileio import SourceError, atomic_write
     from mcp_lint.fixing.apply import fix_source
     from mcp_lint.mended import applies
@@ -728,18 +735,22 @@ def _fix_round(options, relinker, index, findings, report, dry, unwritten, in_me
             remaining.extend(file_findings)
             continue
         mended = max(len(result.applied) and 1, len(file_findings) - len(result.remaining))
+        numbered: list[tuple[int, str, Finding, bool]] = []  # into report.passes once applied
         if offered is not None:
-            for applied in result.applied:
+            for applied, number in zip(result.applied, result.passes):
                 key = (filename, applied.code, applied.fix.message if applied.fix else "")
-                if offered[key] > 0:
+                listed = offered[key] > 0
+                if listed:
                     offered[key] -= 1
                 else:
                     report.later.append((filename, applied.code))
+                numbered.append((after + number, filename, applied, listed))
         if dry:
             if in_memory:
                 report.originals.setdefault(filename, original)
                 report.finals[filename] = result.fixed
                 report.applied.setdefault(filename, []).extend(result.applied)
+                report.passes.extend(numbered)
                 report.fixed[filename] = report.fixed.get(filename, 0) + mended
                 remaining.extend(file_findings)
                 relinker.replace(i, analysed[result.fixed])
@@ -761,6 +772,7 @@ def _fix_round(options, relinker, index, findings, report, dry, unwritten, in_me
             remaining.extend(file_findings)
             continue
         report.applied.setdefault(filename, []).extend(result.applied)
+        report.passes.extend(numbered)
         report.fixed[filename] = report.fixed.get(filename, 0) + mended
         remaining.extend(result.remaining)
         relinker.replace(i, analysed[result.fixed])
@@ -928,6 +940,7 @@ def _report_fix_only(options: CheckOptions, errors: list[str], fixes: FixReport,
     n_fixed = sum(fixes.fixed.values())
     if n_fixed and not options.quiet:
         out.write(f"Fixed {n_fixed} error{'s' if n_fixed != 1 else ''}.\n")
+        out.write(_pass_lines(fixes.passes))
     for message in errors + fixes.errors:
         _error(message)
     if errors or fixes.errors or _skipped(options):
@@ -973,6 +986,34 @@ def _later_line(later: list[tuple[str, str]]) -> str:
     )
 
 
+def _pass_lines(passes: list[tuple[int, str, Finding, bool]]) -> str:
+    """What each pass of `--fix` applied, when it took more than one: a pass after the first
+    lints code the user never saw (an earlier fix made another necessary), so each fix the
+    listing before fixing did not offer is named with its file, line (in that pass's text) and
+    help; "" after a single pass (everything applied was listed)."""
+    from collections import Counter
+
+    if max((number for number, *_ in passes), default=0) < 2:
+        return ""
+    lines: list[str] = []
+    for number in sorted({number for number, *_ in passes}):
+        here = [(name, finding, listed) for n, name, finding, listed in passes if n == number]
+        shown = Counter((finding.code, name) for name, finding, listed in here if listed)
+        unlisted = [(name, finding) for name, finding, listed in here if not listed]
+        parts = []
+        if shown:
+            where = ", ".join(f"{code} in {name}" + (f" x{n}" if n > 1 else "") for (code, name), n in sorted(shown.items()))
+            count = sum(shown.values())
+            parts.append(f"{count} listed fix{'es' if count != 1 else ''} ({where})")
+        if unlisted:
+            count = len(unlisted)
+            parts.append(f"{count} fix{'es' if count != 1 else ''} an earlier pass made necessary, not in the listing")
+        lines.append(f"Pass {number} applied {' and '.join(parts)}{':' if unlisted else '.'}")
+        for name, finding in sorted(unlisted, key=lambda item: (item[0], item[1].location.row, item[1].code)):
+            lines.append(f"  {name}:{finding.location.row}: {finding.code} {finding.fix.message if finding.fix else ''}")
+    return "".join(line + "\n" for line in lines)
+
+
 def _summary(options: CheckOptions, findings: list[Finding], fixes: FixReport, out: TextIO) -> None:
     n_fixed = sum(fixes.fixed.values())
     if options.show_fixes and fixes.applied and not options.diff:
@@ -1002,10 +1043,12 @@ def _summary(options: CheckOptions, findings: list[Finding], fixes: FixReport, o
             out.write(f"[*] {fixable} fixable with the `--fix` option.\n")
         if unsafe and not options.unsafe_fixes:
             out.write(f"{unsafe} more fix{'es' if unsafe != 1 else ''} available with `--fix --unsafe-fixes`.\n")
-        if fixes.later:
+        if fixes.later and not n_fixed:
             out.write(_later_line(fixes.later))
+        out.write(_pass_lines(fixes.passes))
     elif n_fixed:
         out.write(f"Found {n_fixed} error{'s' if n_fixed != 1 else ''} ({n_fixed} fixed, 0 remaining).\n")
+        out.write(_pass_lines(fixes.passes))
     elif options.write_baseline is None and not options.nothing_linted and not options.nothing_checked and not options.unchecked:
         # Not after --write-baseline (its findings were accepted, not absent) nor when no file
         # was linted: neither is a pass.

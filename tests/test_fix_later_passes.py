@@ -104,8 +104,36 @@ def test_diff_shows_what_fix_writes_every_pass_included(tmp_path: Path, monkeypa
     assert diff.exit_code == 1
     assert (tmp_path / "books.py").read_text() == BOOKS and (tmp_path / "server.py").read_text() == SERVER
     fixed = run("--fix", "--unsafe-fixes", "--output-format", "concise")
-    assert fixed.output == "Found 2 errors (2 fixed, 0 remaining).\n"
+    # Ruff's way: the loop runs to a fixed point, and it says what each pass applied, naming the
+    # fix no listing showed (file, line, help).
+    assert fixed.output == (
+        "Found 2 errors (2 fixed, 0 remaining).\n"
+        "Pass 1 applied 1 listed fix (MCP007 in server.py).\n"
+        "Pass 2 applied 1 fix an earlier pass made necessary, not in the listing:\n"
+        "  books.py:6: MCP008 Raise ToolError instead of ValueError, with the same text\n"
+    )
     assert "raise ToolError(" in (tmp_path / "books.py").read_text()
+
+
+def test_fix_only_says_what_each_pass_applied(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    _project(tmp_path)
+    monkeypatch.chdir(tmp_path)
+    fixed = run("--fix-only", "--unsafe-fixes")
+    assert fixed.output == (
+        "Fixed 2 errors.\n"
+        "Pass 1 applied 1 listed fix (MCP007 in server.py).\n"
+        "Pass 2 applied 1 fix an earlier pass made necessary, not in the listing:\n"
+        "  books.py:6: MCP008 Raise ToolError instead of ValueError, with the same text\n"
+    )
+    assert fixed.exit_code == 0
+
+
+def test_one_pass_no_pass_lines(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # Every fix applied in the first pass was listed: the summary is ruff's alone.
+    _project(tmp_path, BOOKS.replace('        raise ValueError(f"No book with id {book_id}; call list_books for the ids")\n', "        return {}\n"))
+    monkeypatch.chdir(tmp_path)
+    fixed = run("--fix", "--unsafe-fixes", "--output-format", "concise")
+    assert fixed.output == "Found 1 error (1 fixed, 0 remaining).\n"
 
 
 def test_no_later_pass_no_line(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

@@ -134,7 +134,8 @@ def test_the_kind_of_os_error_stays_in_the_message() -> None:
     # File not found and permission denied ask for different next calls: Python picks the class
     # from the errno, and its name (no path, no one's text, never None) is kept after the
     # sentence naming what failed, before the author's advice. A broad clause's exception may
-    # be anything: there the text goes whole.
+    # be anything, except where its `try` only reads or writes a file (issue 23, review 13's
+    # #10): then it is the OS's too, and its class stays as well.
     after = fixed(NOTES)
     assert (
         '        logger.exception("Could not read note %s (%s). Check the path.", path, type(e).__name__)\n'
@@ -145,9 +146,12 @@ def test_the_kind_of_os_error_stays_in_the_message() -> None:
         '        raise ToolError(f"Could not remove note {path} ({type(e).__name__})") from e\n'
     ) in after, after
     assert (
-        '        logger.exception("Could not sync notes in %s", folder)\n'
-        '        raise ToolError(f"Could not sync notes in {folder}") from e\n'
+        '        logger.exception("Could not sync notes in %s (%s)", folder, type(e).__name__)\n'
+        '        raise ToolError(f"Could not sync notes in {folder} ({type(e).__name__})") from e\n'
     ) in after, after
+    # Beside another call, a broad clause's class could be anyone's: the text goes whole.
+    beside = fixed(NOTES.replace("        return Path(folder).read_text()\n", "        return Path(folder).read_text() + summary(folder)\n"))
+    assert '        raise ToolError(f"Could not sync notes in {folder}") from e\n' in beside, beside
     assert_fixes_to(NOTES, after, None)
     # The fix's message is not reported again (the class's name is not its text).
     assert findings_of(after, "MCP002") == []

@@ -67,12 +67,21 @@ def test_the_help_names_the_docstring_the_fix_makes_stale(tmp_path: Path, monkey
     (tmp_path / "server.py").write_text(SOURCE)
     monkeypatch.chdir(tmp_path)
     shown = run("--unsafe-fixes", "--output-format", "full")
-    assert "   = help: Raise ToolError(str(exc)) from exc instead; update _guard's docstring\n" in shown.output, shown.output
+    assert (
+        "   = help: Raise ToolError(str(exc)) from exc instead; update _guard's docstring "
+        '("A tool call without a…")\n'
+    ) in shown.output, shown.output
     assert (
         "   = note: the docstring of _guard says the old behaviour the fix changes: 'A tool call without a key returns a clear "
         "message instead of raising.'; update it with the fix\n"
     ) in shown.output, shown.output
-    run("--fix", "--unsafe-fixes", "--output-format", "concise")
+    applied = run("--fix", "--unsafe-fixes", "--show-fixes", "--output-format", "concise")
+    # After fixing, the list of applied fixes says which sentence is left to reword (its start: the
+    # help is one line; the note above quotes it whole).
+    assert (
+        "  server.py:31: MCP005 Raise ToolError(str(exc)) from exc instead; update _guard's docstring "
+        '("A tool call without a…")\n'
+    ) in applied.output, applied.output
     fixed = (tmp_path / "server.py").read_text()
     assert "            raise ToolError(str(exc)) from exc\n" in fixed
     assert "    A tool call without a key returns a clear message instead of raising.\n" in fixed  # prose is the author's

@@ -103,6 +103,9 @@ class FixOutcome:
     # Findings whose fix would leave the text as it is (a rewrite to the same words): not applied,
     # still in `remaining`; the other fixes of the file go in without them.
     unapplied: list[Finding] = field(default_factory=list)
+    # The pass (1-based) that applied each of `applied`, in the same order: a later pass's fix
+    # lints code no one saw before fixing, so the report says which pass applied what.
+    passes: list[int] = field(default_factory=list)
 
 
 def fix_source(
@@ -131,6 +134,7 @@ def fix_source(
     current = text
     findings = original_findings = first if first is not None else lint(text)
     applied: list[Finding] = []
+    passes: list[int] = []
     unapplied: list[Finding] = []
     # Texts already produced: seeing one again means the fixes cycle and can never converge.
     seen = {text}
@@ -145,7 +149,7 @@ def fix_source(
             findings_to_fix = findings
         chosen = select_fixes(findings_to_fix, unsafe=unsafe)
         if not chosen:
-            return FixOutcome(original=text, fixed=current, applied=applied, remaining=findings, unapplied=unapplied)
+            return FixOutcome(original=text, fixed=current, applied=applied, remaining=findings, unapplied=unapplied, passes=passes)
         pass_number += 1
         if pass_number > max_passes:
             return _failed(text, original_findings, f"fixes did not converge after {max_passes} passes")
@@ -171,6 +175,7 @@ def fix_source(
             return _failed(text, original_findings, reason)
         seen.add(fixed)
         applied.extend(chosen)
+        passes.extend([pass_number] * len(chosen))
         current = fixed
         try:
             findings = lint(current)

@@ -12,11 +12,13 @@ from __future__ import annotations
 
 import sys
 from dataclasses import dataclass
+from typing import Collection
 
 import libcst as cst
 
 from mcp_lint.lazy_re import LazyPattern, lazy_compile
 from mcp_lint.model.exception_guards import Handler
+from mcp_lint.model.facts import CallFact
 from mcp_lint.model.frameworks import FRAMEWORK_DOMAIN_ERRORS
 from mcp_lint.model.library_tables import FOREIGN_BUILTIN_ERRORS
 from mcp_lint.model.names import AliasTable, bound_name, last_name
@@ -163,19 +165,54 @@ def with_status(message: Message, status: str) -> bool:
     return _in_parentheses(message, "HTTP ", status, _HTTP_LABEL)
 
 
-def keep_os_reason(message: Message, handler: Handler) -> None:
+def keep_os_reason(message: Message, handler: Handler, file_io_only: bool = False) -> None:
     """The fix's message of a clause catching only OS errors, with the kind of error the OS
     reported (unless the author's words name it already): "Could not read {path}
     ({type(e).__name__})". Python picks the class from the errno (FileNotFoundError,
     PermissionError, IsADirectoryError, ConnectionRefusedError...): file not found and
     permission denied ask for different next calls. The class name holds no path and no one's
     text, is never None (`strerror` is, for an OSError built with a message alone) and is not
-    the exception's text (`e.strerror` is: the label set counts it)."""
-    if not handler.name or not _os_errors_only(handler.caught):
+    the exception's text (`e.strerror` is: the label set counts it). Also for a broad clause
+    (`except Exception as e:`) whose `try` only opens and reads or writes a file
+    (`file_io_only`, see file_io_only): the class can only be the OS's (or a decode error's),
+    so it says the same; around any other call it could be any class of any code."""
+    if not handler.name or not (_os_errors_only(handler.caught) or file_io_only and _broad(handler.caught)):
         return
     if _reads(message, _OS_REASON_READ):
         return
     _in_parentheses(message, "", f"type({handler.name}).__name__", None)
+
+
+def file_io_only(calls: list[CallFact], own: Collection[str]) -> bool:
+    """Are `calls` (a `try` body's) the opening and reading or writing of a file and nothing that
+    can fail on its own account: `open(path)` (or a path's `read_text()`...), the opened handle's
+    `read()`/`write()`, building the path (`Path(arg)`, `os.path.join`)? Then whatever reaches the
+    clause is the OS's error (or a decode error of the text read). `own`: the module's functions
+    by qualified name (an `open` of its own is no builtin's)."""
+    opened = False
+    for call in calls:
+        name = call.callee or ""
+        func = call.node.func
+        method = func.attr.value if type(func) is cst.Attribute else None
+        builtin_open = type(func) is cst.Name and func.value == "open" and name not in own
+        if name in _FILE_OPENERS or builtin_open or method in _PATH_FILE_METHODS:
+            opened = True
+        elif not (method in _HANDLE_METHODS or name in _PATH_BUILDERS or name.startswith("os.path.")):
+            return False
+    return opened
+
+
+# Calls that open a file, and a path's methods that open, read or write one in one call.
+_FILE_OPENERS = frozenset({"open", "builtins.open", "io.open"})
+_PATH_FILE_METHODS = frozenset({"read_text", "read_bytes", "write_text", "write_bytes"})
+# An opened handle's reads and writes (their failures are the OS's, or a decode error's).
+_HANDLE_METHODS = frozenset({"read", "readline", "readlines", "write", "writelines"})
+_PATH_BUILDERS = frozenset({"pathlib.Path", "pathlib.PurePath", "str"})
+
+
+def _broad(caught: tuple[str, ...]) -> bool:
+    """`except Exception` / `except BaseException` (a bare clause binds no name)."""
+    return bool(caught) and all(name in {"Exception", "BaseException"} for name in caught)
 
 
 def keep_library_reason(message: Message, handler: Handler, aliases: AliasTable) -> None:

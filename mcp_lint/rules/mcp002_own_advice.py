@@ -270,7 +270,7 @@ def library_raising(cls: str, calls: tuple[str, ...], methods: tuple[str, ...], 
             if found is None:
                 if project.is_project_class(qual) or _taken(family | {cls}, guards):
                     continue
-                if clashes(_library_raises(qual)):
+                if clashes(library_raises(qual)):
                     return qual
                 continue
             if found[1].qualname in seen:
@@ -284,7 +284,7 @@ def library_raising(cls: str, calls: tuple[str, ...], methods: tuple[str, ...], 
 _BUILTIN_NAMES = frozenset(dir(builtins))
 
 
-def _library_raises(qual: str) -> frozenset[str]:
+def library_raises(qual: str) -> frozenset[str]:
     """What a library call may raise of the builtin classes (and their library subclasses), by
     its resolved name, its module, an argument parser's, or its method's last name; empty when
     the tables do not say."""

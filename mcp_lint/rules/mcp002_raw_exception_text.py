@@ -122,7 +122,8 @@ from mcp_lint.rules.upstream_body import (
     status_failed_replies,
     unpacked_responses,
 )
-from mcp_lint.rules.http_status import keep_caught_status, keep_library_reason, keep_os_reason, raises_status_uncaught, status_clause, with_status
+from mcp_lint.rules.argument_parse import parse_clause
+from mcp_lint.rules.http_status import file_io_only, keep_caught_status, keep_library_reason, keep_os_reason, raises_status_uncaught, status_clause, with_status
 from mcp_lint.rules.own_input import keep_own_input
 from mcp_lint.rules.messages import Message, Part, Placeholder, Text
 from mcp_lint.rules.text import clip, vague_reason
@@ -2144,7 +2145,7 @@ def _build_fix(
             keep_own_input(message, handler, fn)
         keep_caught_status(message, handler)
         if status is None:  # (a status tuple's callers read its text as the author wrote it)
-            keep_os_reason(message, handler)
+            keep_os_reason(message, handler, file_io_only(_try_body_calls(fn, handler), ctx.model.functions))
             keep_library_reason(message, handler, ctx.model.aliases)
     elif variant == "note":
         # The note says why where the code can tell without the text: the status, the library's class.
@@ -2220,6 +2221,9 @@ def _build_fix(
     status_first = ""
     if status is None:
         let_through, status_first = _status_clause_first(ctx, fn, node, handler, message, statement, let_through, plan.edit)
+    parsed = ""  # the argument whose parse gets a clause of its own first
+    if status is None and not status_first and not passed and not reason_only and _registered_tool(fn, ctx):
+        let_through, parsed = _parse_clause_first(ctx, fn, node, handler, raised, let_through)
     edits.extend(let_through)
     deleted: list[cst.CSTNode] = []
     unbound: list[cst.CSTNode] = []
@@ -2248,6 +2252,7 @@ def _build_fix(
     # (The clause added for the HTTP status error is said too: the help is the edit applied.)
     also = f"; {last_name(status_first)} clause first" if status_first else ""
     also += f"; let {passed} through" if passed else ""
+    also += f"; ValueError clause for {parsed} first" if parsed else ""
     if reason_only:
         short = clip(" ".join(reason_of(message, handler.name).as_fstring(" ").split()), 60)  # type: ignore[arg-type]
     fix = _Fix(f"{verb} {raised}({short}){cause}{also}", tuple(edits), plan.add_call, raises=True, opens=opens, words=words)
@@ -2516,6 +2521,26 @@ def _status_clause_first(
     return _inserted_at(let_through, Location(row, 1), text), clause.caught
 
 
+def _parse_clause_first(ctx: FileContext, fn: FunctionFacts, node: cst.CSTNode, handler: Handler, raised: str, let_through: list[Edit]) -> tuple[list[Edit], str]:
+    """`let_through` with `except ValueError as e: raise X("Invalid run_id: expected a UUID")
+    from e` before a broad clause whose `try` parses one argument of the tool beside calls that
+    cannot raise ValueError (argument_parse.parse_clause): the model learns its argument is
+    malformed, not that the service failed. Only where the clause ends in the statement rewritten
+    and no earlier clause of the `try` takes ValueError. Also the argument ("" when none)."""
+    body = handler.node.body.body if type(handler.node.body) is cst.IndentedBlock else ()
+    if not body or type(body[-1]) is not cst.SimpleStatementLine or list(body[-1].body) != [node]:
+        return let_through, ""
+    before = [other for other in fn.handlers[: fn.handlers.index(handler)] if other.try_node is handler.try_node]
+    if any(not other.caught or any("ValueError" in builtin_bases(last_name(name)) for name in other.caught) for other in before):
+        return let_through, ""
+    clause = parse_clause(fn, handler, _try_body_calls(fn, handler), ctx)
+    if clause is None or clause_insertion(handler, ctx) is None:
+        return let_through, ""
+    row, outer, inner = clause_insertion(handler, ctx)  # type: ignore[misc]
+    text = f'{outer}except ValueError as {handler.name}:\n{inner}raise {raised}("Invalid {clause.parameter}: expected {clause.expected}") from {handler.name}\n'
+    return _inserted_at(let_through, Location(row, 1), text), clause.parameter
+
+
 def _logged_line(line: cst.BaseStatement, log_edit: Edit | None, ctx: FileContext) -> str | None:
     """A one-line statement of a clause that only logs (`logger.error(f"...: {e}")`), as the fix
     leaves it (with `log_edit` applied where it falls in the line); None for any other."""
@@ -2540,6 +2565,11 @@ def _logged_line(line: cst.BaseStatement, log_edit: Edit | None, ctx: FileContex
     if logger_style(ctx) == "logging" and not imported_from_the_project(call, ctx):
         return lazy_log_line(text.strip())
     return text.strip()
+
+
+def _try_body_calls(fn: FunctionFacts, handler: Handler) -> list:
+    """Every call in the body of the clause's `try`, at any depth (nested `try`s included)."""
+    return [c for c in fn.calls if lies_within(handler.try_node.body, c.node)]
 
 
 def _helper_raises_status(fn: FunctionFacts, handler: Handler, ctx: FileContext) -> bool:

@@ -9,7 +9,7 @@ from typing import Callable, Iterable, Iterator, Mapping
 import libcst as cst
 
 from mcp_lint.engine.graph import EdgeKind
-from mcp_lint.findings import Applicability, Edit, Location
+from mcp_lint.findings import HELP_MAX, Applicability, Edit, Location
 from mcp_lint.lazy_re import lazy_compile
 from mcp_lint.model.exception_guards import Handler
 from mcp_lint.model.facts import FunctionFacts, ReturnFact
@@ -1903,13 +1903,33 @@ def check_health() -> dict:
             if payload.label is not None:
                 (label_start, label_end), label_text = payload.label
                 edits = (head, Edit(label_start, label_end, label_text), *edits[1:])
-            stale = f"; update {payload.stale_doc[0]}'s docstring" if payload.stale_doc else ""
-            return FixSpec(Applicability.UNSAFE, f"Raise {PH_TOOL_ERROR}(...){cause} instead{stale}", edits, ("ToolError",), raises="ToolError")
+            title = f"Raise {PH_TOOL_ERROR}(...){cause} instead"
+            return FixSpec(Applicability.UNSAFE, title + _stale_doc_help(payload.stale_doc, title), edits, ("ToolError",), raises="ToolError")
         edit = Edit(start, end, f"raise {PH_TOOL_ERROR}({msg}){cause}")
         message = " ".join(msg.split())
         message = message if len(message) <= 60 else message[:57] + "..."
-        stale = f"; update {payload.stale_doc[0]}'s docstring" if payload.stale_doc else ""  # the sentence: a note
-        return FixSpec(Applicability.UNSAFE, f"Raise {PH_TOOL_ERROR}({message}){cause} instead{stale}", (edit,), ("ToolError",), raises="ToolError")
+        title = f"Raise {PH_TOOL_ERROR}({message}){cause} instead"
+        return FixSpec(Applicability.UNSAFE, title + _stale_doc_help(payload.stale_doc, title), (edit,), ("ToolError",), raises="ToolError")
+
+
+def _stale_doc_help(stale_doc: tuple[str, str] | None, title: str) -> str:
+    """The help's request to update the docstring that describes what the fix removes, quoting its
+    sentence's start (the fix leaves prose to the author; `--fix --show-fixes` lists helps, not
+    notes, so the help itself says which words to change; a note quotes the whole sentence):
+    `; update _guard's docstring ("A tool call without a key…")`, as much as fits the one-line
+    help after `title` (the ToolError placeholder's own length included), at a word."""
+    if stale_doc is None:
+        return ""
+    owner, sentence = stale_doc
+    plain = f"; update {owner}'s docstring"
+    sentence = " ".join(sentence.split())
+    # The rendered title names the class where the placeholder stands: count the longer name.
+    room = HELP_MAX - len(title.replace(PH_TOOL_ERROR, "ToolError")) - len(plain) - len(' ("")')
+    if len(sentence) <= room:
+        return f'{plain} ("{sentence}")'
+    cut = sentence[: room - 1]
+    cut = cut[: cut.rfind(" ")] if " " in cut else ""
+    return f'{plain} ("{cut.rstrip(",;:")}…")' if len(cut) >= 12 else plain
 
 
 def _all_or_none(latents: list[Latent], fn: FunctionFacts, ctx: FileContext) -> list[Latent]:
