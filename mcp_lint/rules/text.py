@@ -119,7 +119,7 @@ def is_argument_complaint(text: str) -> bool:
     return bool(_SNAKE_CODE.fullmatch(code)) and bool(ARGUMENT_COMPLAINT.search(code.replace("_", " ")))
 
 
-_SNAKE_CODE = re.compile(r"[a-z0-9]+(?:_[a-z0-9]+)+")
+_SNAKE_CODE = lazy_compile(r"[a-z0-9]+(?:_[a-z0-9]+)+")
 
 
 def clip(text: str, limit: int) -> str:
