@@ -454,8 +454,8 @@ def _hands_on(call: CallFact, facts: FunctionFacts, body: _BodyNames) -> bool:
     """Is the call's local (`blocked = confirm(code)`) tested by one `if` without `else` that reads
     only it (`if blocked:`, `if err is not None:`) and only returns it as it is, with statements of
     the caller's own after that `if` (the work the check guards)?"""
-    name = _assigned_local(call)
-    if name is None or name not in body.tested():  # no test reads it: no walk of the blocks
+    assigned = _assigned_local(call)
+    if assigned is not None and assigned not in body.tested():  # no test reads it: no walk of the blocks
         return False
     for block in descendants(facts.node, into_scopes=False):
         statements = block.body if type(block) is cst.IndentedBlock else None
@@ -464,7 +464,13 @@ def _hands_on(call: CallFact, facts: FunctionFacts, body: _BodyNames) -> bool:
         for index, check in enumerate(statements[:-1]):
             if type(check) is not cst.If or check.orelse is not None:
                 continue
-            read = {n.value for n in descendants(check.test, into_scopes=False) if type(n) is cst.Name}
+            # `if (err := check()):` binds the local in the test itself: the call's own names
+            # (the checker, its arguments) are not what the test reads of its value.
+            name = assigned or _bound_in_test(check.test, call.node)
+            if name is None:
+                continue
+            inside = {id(n) for n in descendants(call.node, into_scopes=False)}
+            read = {n.value for n in descendants(check.test, into_scopes=False) if type(n) is cst.Name and id(n) not in inside}
             if name not in read or read - _CHECK_NAMES - {name}:
                 continue
             body = check.body.body if type(check.body) is cst.IndentedBlock else ()
@@ -475,6 +481,16 @@ def _hands_on(call: CallFact, facts: FunctionFacts, body: _BodyNames) -> bool:
                     # (`if note: return note` then `return "unchanged"`).
                     return any(type(n) is cst.Call for after in statements[index + 1 :] for n in descendants(after, into_scopes=False))
     return False
+
+
+def _bound_in_test(test: cst.BaseExpression, call: cst.Call) -> str | None:
+    """The local an `if` test binds the call's value to (`if (err := check()):`, `if (err :=
+    await check()) is not None:`), None when the test binds no such walrus."""
+    if type(test) is cst.Comparison:
+        test = test.left
+    if type(test) is cst.NamedExpr and type(test.target) is cst.Name and unwrap_await(test.value) is call:
+        return test.target.value
+    return None
 
 
 def _advice_calls(facts: FunctionFacts) -> frozenset[int]:

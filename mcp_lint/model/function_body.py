@@ -504,6 +504,9 @@ class _BodyWalker(FastVisitor):
         for name in _target_names(node.target):
             self._count_assignment(name, None)
         self._store(node.target, node.value, None)
+        if type(node.target) is cst.Name:
+            # `if (err := check()): return err` returns the call's value as `err = check()` does.
+            self._remember_instance(node.target.value, node.value)
 
     def visit_Expr(self, node: cst.Expr) -> None:
         # `errors.append(f"...{e}")`, `seen.add(x)`, `info.update(...)`: the container holds the value.

@@ -20,6 +20,7 @@ from mcp_lint.model.frameworks import (
 )
 from mcp_lint.model.message_text import SERIALISERS, literal_text
 from mcp_lint.model.names import dotted, last_name, literal_value
+from mcp_lint.model.walk import descendants
 from mcp_lint.rules.base import FileContext
 from mcp_lint.rules.messages import Message, Placeholder
 from mcp_lint.rules.text import clip, is_failure_text, starts_as_error
@@ -110,9 +111,68 @@ def _statuses_read(items: dict[str, cst.BaseExpression], ctx: FileContext) -> di
     return out
 
 
+def module_dict(name: cst.Name, ctx: FileContext) -> cst.Dict | None:
+    """The dict literal a module-level constant holds (`NEED_KEY = {"error": ..., "message":
+    ...}` assigned once at module level and never changed in the module), where `name` is no
+    parameter or local of the function being checked: a tool returning it by name sends that
+    dict. A module dict the module writes into (`STATE["error"] = ...`, `STATE.update(...)`, a
+    `global STATE`) is state, not a constant: its items at return time are unknown."""
+    facts = ctx.current_facts
+    if facts is not None and name.value in facts.local_names:
+        return None
+    return ctx.per_node("module_dicts", ctx.module, lambda: _module_dicts(ctx.module)).get(name.value)
+
+
+def _module_dicts(module: cst.Module) -> dict[str, cst.Dict]:
+    dicts = {name: value for name, value in _module_constants(module).items() if type(value) is cst.Dict}
+    if not dicts:
+        return {}
+    for node in descendants(module):
+        for changed in _changed_names(node):
+            dicts.pop(changed, None)
+    return dicts
+
+
+_MUTATING_METHODS = frozenset({"update", "pop", "popitem", "setdefault", "clear", "__setitem__", "__delitem__", "__ior__"})
+
+
+def _changed_names(node: cst.CSTNode) -> list[str]:
+    """The names a statement or call may change the items of: `NAME[k] = v`, `NAME[k] += v`,
+    `del NAME[k]`, `NAME |= {...}`, `NAME.update(...)`, `global NAME` (a function may rebind it)."""
+    if type(node) is cst.Global:
+        return [item.name.value for item in node.names]
+    if type(node) is cst.Call and type(node.func) is cst.Attribute and type(node.func.value) is cst.Name:
+        return [node.func.value.value] if node.func.attr.value in _MUTATING_METHODS else []
+    if type(node) is cst.Assign:
+        targets = [t.target for t in node.targets]
+    elif type(node) in (cst.AugAssign, cst.AnnAssign):
+        targets = [node.target]  # type: ignore[union-attr]
+    elif type(node) is cst.Del:
+        targets = [node.target]
+    else:
+        return []
+    out: list[str] = []
+    for target in targets:
+        if type(target) is cst.Subscript and type(target.value) is cst.Name:
+            out.append(target.value.value)
+        elif type(target) is cst.Name and type(node) is cst.AugAssign:
+            out.append(target.value)
+    return out
+
+
 def _module_texts(module: cst.Module) -> dict[str, cst.BaseExpression]:
     """The module's names assigned once at its top level (`NAME = "..."`, `NAME: str = "..."`),
     each to a literal text, by name. A name assigned more than once is left out."""
+    constants = _module_constants(module)
+    return {
+        name: value
+        for name, value in constants.items()
+        if type(value) in (cst.SimpleString, cst.ConcatenatedString) and literal_text(value) is not None
+    }
+
+
+def _module_constants(module: cst.Module) -> dict[str, cst.BaseExpression]:
+    """The module's names assigned once at its top level, each to its value, by name."""
     found: dict[str, cst.BaseExpression] = {}
     seen: set[str] = set()
     for statement in module.body:
@@ -131,8 +191,7 @@ def _module_texts(module: cst.Module) -> dict[str, cst.BaseExpression]:
                 found.pop(target.value, None)
                 continue
             seen.add(target.value)
-            if type(value) in (cst.SimpleString, cst.ConcatenatedString) and literal_text(value) is not None:
-                found[target.value] = value
+            found[target.value] = value
     return found
 
 
@@ -674,11 +733,15 @@ def _classify_return(value: cst.BaseExpression, ctx: FileContext, conditional: b
         if is_failure_text(text, lookup=lookup) and (conditional or starts_as_error(text)) and not _one_of_labels(text, ctx):
             return "string", text, value
         return None
-    items = _dict_items(value)
+    # A module's dict constant says what its items say; no fix (its message lives at module level).
+    shared = module_dict(value, ctx) if type(value) is cst.Name else None
+    items = _dict_items(shared if shared is not None else value)
     if items is not None:
         found = error_dict_message(_statuses_read(items, ctx))
         if found is None:
             return None
+        if shared is not None:
+            found = (found[0], None)
         if not conditional and (found[1] is None or literal_text(found[1]) is None):
             # `return {"result": data, "error": err}` outside any failure branch is an envelope
             # whose error slot may well be None: not a failure we can see.

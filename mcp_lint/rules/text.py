@@ -111,8 +111,15 @@ def _names_a_correction(text: str) -> bool:
 
 
 def is_argument_complaint(text: str) -> bool:
-    """"Invalid id", "x is required": a complaint about what the caller sent."""
-    return bool(ARGUMENT_COMPLAINT.search(text))
+    """"Invalid id", "x is required": a complaint about what the caller sent. Also as a machine
+    code of snake_case words (`"items_must_be_nonempty_list"`, `"query_invalid"`): its words say it."""
+    if ARGUMENT_COMPLAINT.search(text):
+        return True
+    code = text.strip()
+    return bool(_SNAKE_CODE.fullmatch(code)) and bool(ARGUMENT_COMPLAINT.search(code.replace("_", " ")))
+
+
+_SNAKE_CODE = lazy_compile(r"[a-z0-9]+(?:_[a-z0-9]+)+")
 
 
 def clip(text: str, limit: int) -> str:
