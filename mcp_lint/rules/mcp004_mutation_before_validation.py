@@ -511,6 +511,9 @@ class _Steps:
         # Helper calls inside a `try` whose clause takes a ValueError and goes on (an error entry
         # per item): the helper's own rejection of an item does not reject the call.
         self.caught_per_item: set[int] = set()
+        # (helper call's step, check's step): the check reads the file system after the helper,
+        # which reads back the helper's change when that is a change of files (Check.read_back).
+        self.read_backs: set[tuple[int, int]] = set()
         self.by_statement: dict[int, list[cst.Call]] = {}
         for call in fn.calls:
             if call.handler is None and call.statement is not None:
@@ -1784,6 +1787,9 @@ class Check:
     # The mutating helper's own call on the loop's next turn: its check of the next item
     # (FunctionSummary.checks_first) runs after this item's change.
     again: bool = False
+    # A direct check after a helper's call that reads the file system the helper may have
+    # written: a post-check where the helper's change is one of files.
+    read_back: bool = False
 
 
 @dataclass(frozen=True)
@@ -2075,6 +2081,7 @@ def set_stock(sku: str, quantity: int) -> str:
             tainted.update(n for a in first.assigns for n in a.targets)  # the helper's result
         fresh: set[str] = set()
         found: list[tuple[int, str]] = []
+        initial = frozenset(tainted)
         mutation_calls: list[cst.CSTNode] = [n for n in (first.mutation_node, *(c for _, c in first.helper_calls)) if n is not None]
         after = _After(
             steps,
@@ -2095,6 +2102,8 @@ def set_stock(sku: str, quantity: int) -> str:
             if order.reaches(first, step, steps):
                 if self._rejects_independently(steps, index, later_index, taint, fresh, after):
                     found.append((later_index, ""))
+                    if helper is not None and self._reads_back_files(steps, index, later_index, helper, initial, fresh):
+                        steps.read_backs.add((index, later_index))
                     if not step.item_check:
                         return found
                     continue  # it rejects only in a tool: the next check may reject in a helper too
@@ -2135,6 +2144,26 @@ def set_stock(sku: str, quantity: int) -> str:
         if helper is not None and len(found) < _MAX_CANDIDATES and _calls_again(steps, first, helper):
             found.append((index, helper))
         return found or None
+
+    def _reads_back_files(self, steps: _Steps, index: int, check_index: int, helper: str, initial: frozenset[str], fresh: set[str]) -> bool:
+        """Does the check depend on a look at the file system made after the helper's call (the
+        file it may have written, read back)? Looks only at the function's own arguments the
+        call was not handed are input checks, not read-backs."""
+        first = steps.steps[index]
+        calls = [c for name, c in first.helper_calls if name == helper]
+        handed = {r.split(".")[0] for c in calls for a in c.args for r in read_names(a.value)}
+        params = frozenset(p for p in steps.fn.params if p not in handed and p not in ("self", "cls"))
+        after = _After(
+            steps,
+            frozenset(id(c) for c in calls),
+            (),
+            frozenset(),
+            _objects_passed(calls, steps.modules),
+            files_looked=params,
+        )
+        order = steps.order()
+        taint = _Taint(set(initial), order.flow(steps).tainted_by(steps, index, helper, after), order, steps)
+        return not self._rejects_independently(steps, index, check_index, taint, fresh, after)
 
     def _rejects_independently(self, steps: _Steps, index: int, check_index: int, taint: _Taint, fresh: set[str], after: _After) -> bool:
         """Is the step a check whose outcome does not depend on the mutation at `index`: its
@@ -2247,7 +2276,7 @@ def set_stock(sku: str, quantity: int) -> str:
         payload = MutationFirst(
             mutation=step.mutation.description if helper is None and step.mutation else "",
             checks=tuple(
-                Check(ctx.range(steps.steps[i].node).start.line, callee, node_span(ctx, steps.steps[i].node), not callee and steps.steps[i].item_check, bool(callee) and i == index) for i, callee in checks
+                Check(ctx.range(steps.steps[i].node).start.line, callee, node_span(ctx, steps.steps[i].node), not callee and steps.steps[i].item_check, bool(callee) and i == index, (index, i) in steps.read_backs) for i, callee in checks
             ),
             earlier=tuple(earlier),
             helper=helper[0] if helper is not None else "",
@@ -2375,6 +2404,8 @@ def set_stock(sku: str, quantity: int) -> str:
                 break
         if chosen is None:
             return None
+        if chosen.read_back and helper and effect is not None and _changes_files(effect.mutates(helper) or effect.prepares(helper)):
+            return None  # it reads back the files the helper wrote: a post-check
         row = chosen.row
         fix = latent_fix(latent) if direct and payload.checks[0] is chosen else None
         check_at = Related("", *chosen.span, "the check that rejects the call, which could run first")
@@ -2474,6 +2505,14 @@ def set_stock(sku: str, quantity: int) -> str:
             return True
         shift = 1 if helper.method and payload.via_attribute else 0
         return argument_enables(helper.guard, payload.passes, shift)
+
+
+# What a helper's summary says of a change of files (MutationKind.description of model/mutations).
+_FILE_CHANGES = ("changes files", "writes a file", "runs a subprocess", "prepares")
+
+
+def _changes_files(description: str) -> bool:
+    return description.startswith(_FILE_CHANGES)
 
 
 def _calls_again(steps: _Steps, step: _Step, callee: str) -> bool:
@@ -2760,8 +2799,14 @@ class _After:
         passed: frozenset[str] = frozenset(),
         local_files: bool = False,
         files_changed: frozenset[str] = frozenset(),
+        files_looked: frozenset[str] | None = None,
     ) -> None:
         self.steps = steps
+        # After a helper whose target is not known: a look at the file system asks it again
+        # (`json.loads(path.read_text())` after `ensure_registry()`), unless it looks only at
+        # what these names hold (the tool's own arguments the helper was not handed: an input
+        # file it checks). None: looks at files are not asking.
+        self.files_looked = files_looked
         # The mutation changed only local files (a write, a directory made): a service asked
         # afterwards (`client.get(url)`) cannot see that; only a look at the file system can.
         self.local_files = local_files
@@ -2788,6 +2833,8 @@ class _After:
                 return True
             if type(node) is not cst.Call:
                 continue
+            if self.files_looked is not None and _reads_file_system(node) and self._looks_elsewhere(node):
+                return True
             func = node.func
             if type(func) is cst.Name:
                 parts = identifier_words(func.value)
@@ -2819,6 +2866,15 @@ class _After:
                     continue
                 return True
         return False
+
+    def _looks_elsewhere(self, call: cst.Call) -> bool:
+        """Does a look at the file system look at something other than the arguments the
+        helper was not handed (a path the function made, or one it handed the helper)?"""
+        looked = [r for a in call.args for r in read_names(a.value)]
+        if type(call.func) is cst.Attribute:
+            looked.extend(r for r in read_names(call.func.value) if r.split(".")[0] not in self.steps.modules)  # not `os.path`
+        own = self.files_looked or frozenset()
+        return not looked or any(r.split(".")[0] not in own for r in looked)
 
     def _asks_about_other_things(self, call: cst.Call) -> bool:
         """After a change of local files only, is a project lookup handed none of the paths it

@@ -188,3 +188,82 @@ def save_items(folder: str, items: list[dict]) -> str:
             [(11, "Tool 'save_items' calls save_item() once per item here; for a later item its check rejects the call after the earlier items were changed")],
         )
     ]
+
+
+# -- a read-back of a helper's effect is a post-check (issue 21) --------------------------------
+READ_BACKS = [
+    case(
+        "file-the-helper-wrote-read-back-and-checked",
+        """\
+        def _registry_file() -> Path:
+            return ROOT / "registry.json"
+
+
+        def ensure_registry() -> None:
+            path = _registry_file()
+            if not path.exists():
+                path.write_text("{}")
+
+
+        @mcp.tool()
+        def registered_names() -> list[str]:
+            path = _registry_file()
+            ensure_registry()
+            data = json.loads(path.read_text())
+            if not isinstance(data, dict):
+                raise ToolError(f"the registry at {path} is not an object")
+            return sorted(data)
+        """,
+    ),
+    case(
+        "output-the-helper-was-handed-looked-at-after-it",
+        """\
+        def render_page(source: str, out: str) -> None:
+            subprocess.run(["render", source, "-o", out], check=True)
+
+
+        @mcp.tool()
+        def render(source: str, out: str) -> str:
+            render_page(source, out)
+            if not os.path.exists(out):
+                raise ToolError(f"the renderer wrote nothing to {out}")
+            return out
+        """,
+    ),
+    case(
+        "input-argument-the-helper-was-not-handed-checked-after-it",
+        """\
+        def save_note(name: str, text: str) -> None:
+            (ROOT / f"{name}.md").write_text(text)  # expect: MCP004
+
+
+        @mcp.tool()
+        def add_note(name: str, text: str, template: str) -> str:
+            save_note(name, text)
+            if not os.path.exists(template):
+                raise ToolError(f"template {template} not found")
+            return name
+        """,
+    ),
+    case(
+        "file-looked-at-after-a-helper-that-changes-the-database",
+        """\
+        def save_row(name: str) -> None:
+            db.execute("INSERT INTO names (name) VALUES (?)", (name,))  # expect: MCP004
+
+
+        @mcp.tool()
+        def add_name(name: str) -> str:
+            path = ROOT / "names.txt"
+            save_row(name)
+            if not path.exists():
+                raise ToolError(f"{path} is missing")
+            return name
+        """,
+    ),
+]
+
+
+@pytest.mark.parametrize("body", READ_BACKS)
+def test_read_back(body: str) -> None:
+    _mcp004(body)
