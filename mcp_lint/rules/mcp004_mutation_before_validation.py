@@ -957,10 +957,13 @@ def classify_calls(steps: _Steps, fn: FunctionFacts, ctx: FileContext) -> bool:
     # the runner's call is a call of it.
     runs = {id(cb.call): cb.callee for cb in fn.callbacks if _method_name(cb.call.node) in fx.RUNS_GIVEN_FUNCTION}
     guarded = _guarded_directories(fn) if fn.calls else frozenset()
+    drafts = _drafts(fn)
     for call in fn.calls:
         if call.handler is not None:
             continue  # `except` clauses are not walked
         kind = mutation_of(call.node, aliases, steps.module_names, locals_, local)
+        if kind is not None and id(call.node) in drafts:
+            continue  # a draft saved later: the save is the change
         if kind is not None and kind.effect is Effect.FILES and id(call.node) in guarded:
             kind = MutationKind(f"prepares a directory ({_method_name(call.node)})", kind.changed, effect=Effect.PREPARATION)
         if kind is not None and kind.effect is Effect.PREPARATION:
@@ -1155,6 +1158,34 @@ def _fresh_objects(fn: FunctionFacts) -> frozenset[str]:
         for name, made_by in fn.local_types.items()
         if name in own and (cls := _class_built(made_by)) and not _handle_like(name) and not _handle_like(cls)
     )
+
+
+# Methods that persist an object built in memory (`appt.Save()`, `record.save()`).
+_SAVES = frozenset({"save", "commit", "persist"})
+
+
+def _drafts(fn: FunctionFacts) -> frozenset[int]:
+    """Calls whose result, bound to a local, the function saves later (`appt =
+    app.CreateItem(kind)`, ..., `appt.Save()`): the object is a draft in memory until then, so
+    making it changes nothing; the save is the change."""
+    if not fn.single_assignments:
+        return frozenset()
+    saved = {
+        chain(call.node.func.value)
+        for call in fn.calls
+        if type(call.node.func) is cst.Attribute and call.node.func.attr.value.lower() in _SAVES and not call.node.args
+    }
+    saved.discard(None)
+    if not saved:
+        return frozenset()
+    out: set[int] = set()
+    for name in saved:
+        value = fn.single_assignments.get(name)  # type: ignore[arg-type]
+        while type(value) is cst.Await:
+            value = value.expression
+        if type(value) is cst.Call:
+            out.add(id(value))
+    return frozenset(out)
 
 
 def _class_built(made_by: str) -> str:
@@ -1495,8 +1526,9 @@ def function_effects(fn: FunctionFacts, ctx: FileContext) -> tuple[str, ParamGua
         handles = _module_handles(ctx)
         local = local_handles(fn, module_names, ctx.model.aliases, handles) if fn.single_assignments or fn.stores or handles or fn.local_types else NO_LOCALS
         mutations = []
+        drafts = _drafts(fn)
         for call in fn.calls:
-            if call.handler is not None:
+            if call.handler is not None or id(call.node) in drafts:
                 continue
             kind = mutation_of(call.node, ctx.model.aliases, module_names, local=local)
             if kind is not None and kind.effect is not Effect.PREPARATION:

@@ -267,3 +267,65 @@ READ_BACKS = [
 @pytest.mark.parametrize("body", READ_BACKS)
 def test_read_back(body: str) -> None:
     _mcp004(body)
+
+
+# -- heldout13's false alarms: a draft saved later, a POST asking for an export -----------------
+HELDOUT13 = [
+    case(
+        "item-made-in-memory-and-saved-after-the-check",
+        """\
+        from datetime import datetime
+
+        @mcp.tool()
+        def add_event(app_name: str, title: str, start: str) -> str:
+            app = Application(app_name)
+            event = app.CreateItem(1)
+            event.Subject = title
+            event.Start = datetime.fromisoformat(start)
+            event.Save()
+            return "added"
+        """,
+    ),
+    case(
+        "item-created-and-never-saved-before-the-check",
+        """\
+        from datetime import datetime
+
+        @mcp.tool()
+        def add_event(title: str, start: str) -> str:
+            client = httpx.Client()
+            client.post("https://calendar.example/events", json={"title": title})  # expect: MCP004
+            datetime.fromisoformat(start)
+            return "added"
+        """,
+    ),
+    case(
+        "post-verb-string-to-an-export-endpoint",
+        """\
+        @mcp.tool()
+        def export_items(ids: list[str], fmt: str) -> str:
+            client = httpx.Client()
+            resp = client.request("POST", "/items/export", json={"ids": ids})
+            if fmt not in ("json", "yaml"):
+                raise ToolError(f"fmt must be json or yaml, got {fmt!r}")
+            return resp.text
+        """,
+    ),
+    case(
+        "post-verb-string-to-a-collection",
+        """\
+        @mcp.tool()
+        def add_items(ids: list[str], fmt: str) -> str:
+            client = httpx.Client()
+            resp = client.request("POST", "/items", json={"ids": ids})  # expect: MCP004
+            if fmt not in ("json", "yaml"):
+                raise ToolError(f"fmt must be json or yaml, got {fmt!r}")
+            return resp.text
+        """,
+    ),
+]
+
+
+@pytest.mark.parametrize("body", HELDOUT13)
+def test_heldout13_causes(body: str) -> None:
+    _mcp004(body)
