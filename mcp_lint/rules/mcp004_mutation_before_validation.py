@@ -2539,12 +2539,18 @@ def set_stock(sku: str, quantity: int) -> str:
         return argument_enables(helper.guard, payload.passes, shift)
 
 
-# What a helper's summary says of a change of files (MutationKind.description of model/mutations).
-_FILE_CHANGES = ("changes files", "writes a file", "runs a subprocess", "prepares")
+# What a helper's summary says of a change that cannot be a file the caller then looks at
+# (MutationKind.description of model/mutations): a database, a service, a store, module state.
+_NOT_FILES = (
+    "writes to the database", "commits a database", "sends an HTTP", "writes to a key-value",
+    "writes to a collection", "changes module-level state", "closes",
+)
 
 
 def _changes_files(description: str) -> bool:
-    return description.startswith(_FILE_CHANGES)
+    """May the helper's change be files (a write, a command or a program it drives, a directory
+    made, an archive unpacked)?"""
+    return bool(description) and not description.startswith(_NOT_FILES)
 
 
 def _calls_again(steps: _Steps, step: _Step, callee: str) -> bool:

@@ -264,6 +264,41 @@ READ_BACKS = [
 ]
 
 
+READ_BACKS.append(
+    case(
+        "output-of-a-program-the-helper-drives-looked-at-after-it",
+        """\
+        class Shell:
+            def __init__(self) -> None:
+                self.proc = subprocess.Popen(["shell"], stdin=subprocess.PIPE)
+
+            def run(self, command: str) -> None:
+                self.proc.stdin.write(command.encode())
+
+
+        class Exporter:
+            def __init__(self) -> None:
+                self.shell = Shell()
+
+            def export_png(self, source: str) -> str:
+                out = ROOT / "out.png"
+                self.shell.run(f"export {source} {out}")
+                if not out.exists():
+                    raise ToolError("nothing was exported")
+                return str(out)
+
+
+        EXPORTER = Exporter()
+
+
+        @mcp.tool()
+        def export_png(source: str) -> str:
+            return EXPORTER.export_png(source)
+        """,
+    )
+)
+
+
 @pytest.mark.parametrize("body", READ_BACKS)
 def test_read_back(body: str) -> None:
     _mcp004(body)
