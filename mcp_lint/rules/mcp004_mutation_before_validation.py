@@ -883,8 +883,8 @@ class _Steps:
                 self.mutate(step, kind, inner)
             elif isinstance(kind, str):
                 step.helper_calls.append((kind, inner))
-                if self.absorbs("ValueError"):
-                    self.caught_per_item.add(id(inner))
+                if any(not _ends_call(h.body, self.ctx) for handlers in self.trying for h in handlers):
+                    self.caught_per_item.add(id(inner))  # whatever the helper raises may be taken there
                 # The module state a helper of this module changes (`_purge_expired()`, then
                 # `TOKENS.get(t)` reads its effect back).
                 step.changed.extend(_module_state_changed(kind, self.ctx, self.module_names))
