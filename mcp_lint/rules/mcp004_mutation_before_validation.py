@@ -2184,7 +2184,7 @@ def set_stock(sku: str, quantity: int) -> str:
         first = steps.steps[index]
         calls = [c for name, c in first.helper_calls if name == helper]
         handed = {r.split(".")[0] for c in calls for a in c.args for r in read_names(a.value)}
-        params = frozenset(p for p in steps.fn.params if p not in handed and p not in ("self", "cls"))
+        params = _own_inputs(steps, frozenset(p for p in steps.fn.params if p not in handed and p not in ("self", "cls")), handed)
         after = _After(
             steps,
             frozenset(id(c) for c in calls),
@@ -2537,6 +2537,30 @@ def set_stock(sku: str, quantity: int) -> str:
             return True
         shift = 1 if helper.method and payload.via_attribute else 0
         return argument_enables(helper.guard, payload.passes, shift)
+
+
+def _own_inputs(steps: _Steps, params: frozenset[str], handed: set[str]) -> frozenset[str]:
+    """The parameters, and the locals made from them (`source = _to_path(p)`, `for p in paths`),
+    that were not handed to the helper: the inputs the model named, which a helper handed none of
+    them cannot have written."""
+    known = _known_names(steps.ctx)
+    own = set(params)
+    loops = [
+        (n.target.value, n.iter)
+        for n in descendants(steps.fn.node.body, into_scopes=False)
+        if type(n) is cst.For and type(n.target) is cst.Name
+    ]
+    changed = True
+    while changed:
+        changed = False
+        for name, value in (*steps.fn.single_assignments.items(), *loops):
+            if name in own or name in handed:
+                continue
+            roots = {r.split(".")[0] for r in read_names(value)}
+            if roots & own and roots <= own | known | _BUILTINS:
+                own.add(name)
+                changed = True
+    return frozenset(own)
 
 
 # What a helper's summary says of a change that cannot be a file the caller then looks at

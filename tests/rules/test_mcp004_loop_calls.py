@@ -266,6 +266,25 @@ READ_BACKS = [
 
 READ_BACKS.append(
     case(
+        "input-made-from-an-argument-the-helper-was-not-handed-checked-after-it",
+        """\
+        def save_note(name: str, text: str) -> None:
+            (ROOT / f"{name}.md").write_text(text)  # expect: MCP004
+
+
+        @mcp.tool()
+        def add_note(name: str, text: str, attachments: list[str]) -> str:
+            save_note(name, text)
+            for attachment in attachments:
+                source = Path(attachment).expanduser()
+                if not source.exists():
+                    raise ToolError(f"attachment {source} not found")
+            return name
+        """,
+    )
+)
+READ_BACKS.append(
+    case(
         "output-of-a-program-the-helper-drives-looked-at-after-it",
         """\
         class Shell:
