@@ -2513,20 +2513,19 @@ def set_stock(sku: str, quantity: int) -> str:
         related place whose next turn rejects the call."""
         if effect is None or not inner or not self._helper_mutates_here(payload, effect.guard(payload.helper)):
             return None
-        subject = context.subject[0].lower() + context.subject[1:]
         tail = "the model sees a failure but the earlier items stay changed, and a retry changes them twice"
         advice = "Check every item before the loop changes the first one"
-        again = f"{context.subject} calls {payload.helper_name}() once per item here; for a later item its check rejects the call after the earlier items were changed"
+        again = f"{context.subject} calls {payload.helper_name}() here once per item; a later item's check runs after the earlier items' changes"
         at = effect.mutation_site(payload.helper)
         if at is None:
             return Rendered(
-                f"{context.subject} calls {payload.helper_name}() once per item, and its check of a later item rejects the call at line {chosen.row} after the earlier items were changed",
+                f"{context.subject} calls {payload.helper_name}() per item at line {chosen.row}; its check of a later item rejects the call",
                 None,
                 help=advice,
                 notes=(f"{payload.helper_name}() {inner}", tail),
             )
         call = Related("", latent.location, latent.end_location, again)
-        message = f"Helper '{at.function}' {inner} here; {subject} calls it once per item (line {chosen.row}), and its check of a later item rejects the call"
+        message = f"Helper '{at.function}' {inner} here; its check of the next item from line {chosen.row} rejects the call"
         return Rendered(message, None, help=advice, notes=(tail,), at=at, related=(call,))
 
     @staticmethod

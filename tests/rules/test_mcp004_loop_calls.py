@@ -184,8 +184,8 @@ def save_items(folder: str, items: list[dict]) -> str:
         (
             "items.py",
             8,
-            "Helper 'save_item' changes files (write_text) here; tool 'save_items' calls it once per item (line 11), and its check of a later item rejects the call",
-            [(11, "Tool 'save_items' calls save_item() once per item here; for a later item its check rejects the call after the earlier items were changed")],
+            "Helper 'save_item' changes files (write_text) here; its check of the next item from line 11 rejects the call",
+            [(11, "Tool 'save_items' calls save_item() here once per item; a later item's check runs after the earlier items' changes")],
         )
     ]
 
