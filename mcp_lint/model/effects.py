@@ -102,10 +102,10 @@ HTTP_WRITE_VERBS = frozenset({"post", "put", "patch", "delete"})
 # Module-level request functions of HTTP libraries are recognised by the verb alone when their
 # receiver looks like an HTTP client or the library (`requests`-like modules are imported names).
 HTTP_RECEIVER = lazy_compile(r"client|session|http|api|requests|httpx", re.I)
-# A POST to an endpoint named for a computation (`.../text:synthesize`, `/v1/search`, `/query`)
-# asks for a result and changes nothing: the last word of the URL's path says so.
+# A POST to an endpoint named for a computation (`.../text:synthesize`, `/v1/search`, `/query`,
+# `/tml/export`) asks for a result and changes nothing: the last word of the URL's path says so.
 COMPUTING_ENDPOINTS = lazy_compile(
-    r"[/:](?:synthesize|search|query|translate|predict|classify|embed|embeddings|analyze|analyse|detect|recognize|tokenize|count_tokens|completions?|render|preview|validate|lookup|estimate)(?:$|[?#])",
+    r"[/:](?:synthesize|search|query|translate|predict|classify|embed|embeddings|analyze|analyse|detect|recognize|tokenize|count_tokens|completions?|render|preview|validate|lookup|estimate|export)(?:$|[?#])",
     re.I,
 )
 # Keywords that carry the verb: `send(method="POST")`, `Request(url, method="DELETE")`.

@@ -366,12 +366,12 @@ def handed_call(call: cst.Call) -> cst.Call | None:
     return cst.Call(func=positional[position].value, args=rest)
 
 
-def _computing_endpoint(call: cst.Call) -> bool:
-    """Is the call's URL (its first argument, a literal or f-string) one of an endpoint named for a
-    computation (effects.COMPUTING_ENDPOINTS)?"""
-    if not call.args or call.args[0].keyword is not None:
+def _computing_endpoint(call: cst.Call, position: int = 0) -> bool:
+    """Is the call's URL (its argument at `position`, a literal or f-string) one of an endpoint
+    named for a computation (effects.COMPUTING_ENDPOINTS)?"""
+    if len(call.args) <= position or any(a.keyword is not None for a in call.args[: position + 1]):
         return False
-    value = call.args[0].value
+    value = call.args[position].value
     if type(value) is cst.FormattedString:
         text = "".join(part.value if type(part) is cst.FormattedStringText else "{}" for part in value.parts)
     else:
@@ -413,6 +413,8 @@ def _verb_argument(call: cst.Call) -> str | None:
     if first.keyword is None and type(first.value) is cst.SimpleString:
         verb = literal_text(first.value)
         if verb and verb.lower() in fx.HTTP_WRITE_VERBS and (fx.REQUEST_WRAPPER.search(last) or (verb.isupper() and _then_a_location(call))):
+            if verb.lower() == "post" and _computing_endpoint(call, 1):
+                return None  # `request("POST", "/tml/export", ...)`: asks for a result
             return verb
     for argument in call.args:
         if argument.keyword is not None and argument.keyword.value in fx.VERB_KEYWORDS:
