@@ -586,6 +586,9 @@ TRANSIENT_CONDITION = lazy_compile(
     r"\b(?:rate[\s-]?limit\w*|429|too\s+many\s+requests|time[sd]?\s*out|timed\s+out|timeout|503|502|504|"
     r"temporar\w+|unavailable|overloaded|busy|lock(?:ed)?|quota|throttl\w+|maintenance|retry-after|"
     r"in\s+\d+\s*(?:s|sec\w*|min\w*)|seconds?|minutes?|network|connection|upstream"
+    # The service could not be reached at all: "could not reach the billing API", "unable to
+    # connect to the server", "host unreachable" (a connectivity failure passes by itself).
+    r"|(?:could\s*n[o']t|cannot|can[o']t|unable\s+to|failed\s+to)\s+(?:reach|connect|contact)|unreachable"
     # A named state the service is not in yet: "the browser is not available", "not ready".
     r"|not\s+(?:yet\s+)?(?:available|ready|loaded|running|started|connected)|still\s+(?:loading|starting|running))\b",
     re.IGNORECASE,
