@@ -1162,6 +1162,28 @@ def _status_chosen_by_a_test(value: cst.BaseExpression, fn: FunctionFacts, ctx: 
     return None
 
 
+def _failure_chosen_by_a_test(
+    value: cst.BaseExpression, fn: FunctionFacts, ctx: FileContext, at: cst.CSTNode, lookup: bool
+) -> tuple[str, str, None] | None:
+    """`return {"status": "added"} if not err else {"error": err}`: a conditional expression
+    whose one branch is a failure value. Whichever branch is picked goes out as the tool's
+    success, so on the path that picks the failure the failure is a success on the wire. No
+    fix: raising one branch would drop the other (the fix has to split the test first).
+    (Not a test of the function's own counts, nor a probe's verdict: those are its answer; nor
+    `return None if ok else "reason"`, a check's verdict its caller acts on.)"""
+    chosen = unwrap_await(value)
+    if type(chosen) is not cst.IfExp or _sums_up_counts(chosen.test, fn) or _probe_answer(chosen.test, fn, at):
+        return None
+    if any(type(b) is cst.Name and b.value == "None" for b in (chosen.body, chosen.orelse)):
+        return None
+    for branch in (chosen.body, chosen.orelse):
+        found = classify_return(fn.value_of(branch), ctx, conditional=True, lookup=lookup)
+        if found is not None:
+            kind, description, _message = found
+            return kind, f"{description}, chosen by a test", None
+    return None
+
+
 def _probe_answer(test: cst.BaseExpression, fn: FunctionFacts, at: cst.CSTNode) -> bool:
     """Is the test (through a local: its one assignment reaching `at`) the verdict of a call
     that checks a status or probes a service (`ok = client.test_connection()`, `if api.ping()`)?"""
@@ -1584,7 +1606,11 @@ def check_health() -> dict:
         if found is None and conditional:
             found = _failure_in_result_object(resolved, fn)
         if found is None and ret.handler is None:
-            found = _success_flag_from_a_test(resolved, fn, ctx) or _status_chosen_by_a_test(resolved, fn, ctx, anchor)
+            found = (
+                _success_flag_from_a_test(resolved, fn, ctx)
+                or _status_chosen_by_a_test(resolved, fn, ctx, anchor)
+                or _failure_chosen_by_a_test(resolved, fn, ctx, anchor, lookup)
+            )
         if found is None and id(value) in fn.reaching_prefixes:
             found = _failure_prefix(fn.reaching_prefixes[id(value)], value, ctx)
         if found is None and not in_branch:
