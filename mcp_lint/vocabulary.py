@@ -182,6 +182,12 @@ FALLBACK_DONE = lazy_compile(
 """A message that reports the call done another way ("Style 'x' not found, paragraph added with
 the default style"): the missing piece was replaced, so the call worked. English only."""
 
+EMPTY_OF_MANY = lazy_compile(r"^\W*no\s+(?:[\w-]+\s+){0,3}?[a-z][\w-]*(?<![siu])s\s+(?:found|available|matched|matching)\b", re.I)
+"""An empty answer worded over a plural noun ("No time entries found for ticket 7", "No tables
+found in database 'x'"): the call listed many things and none came, even in a function that
+takes a record's key; a miss of the one record is worded over it ("No note found", "Note 7 not
+found")."""
+
 EMPTY_RESULT = lazy_compile(
     r"^\W*(?:no\s+(?:\w+\s+){0,3}(?:found|available|matched|matching)\b"
     r"|(?:could\s*n[o']t|unable\s+to|did\s*n[o']t)\s+find\s+any\b"
