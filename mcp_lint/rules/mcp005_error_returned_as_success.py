@@ -860,6 +860,10 @@ def _text_like(node: cst.BaseExpression, fn: FunctionFacts) -> bool:
     return type(node) in (cst.SimpleString, cst.FormattedString, cst.ConcatenatedString, cst.Attribute) or (
         type(node) is cst.BinaryOperation and type(node.operator) in (cst.Add, cst.Modulo)
     ) or (
+        # `return None, {"success": False, "error": f"No line matches {text}"}` beside `return
+        # line, None`: the failure dict written here is the error item.
+        type(node) is cst.Dict and any(type(e) is cst.DictElement and literal_text(e.key) in ERROR_KEYS for e in node.elements)
+    ) or (
         # `return None, error(f"{path} is not a file")`: the item built here by a call (a
         # project's error-dict builder), beside `return resolved, None`.
         type(node) is cst.Call and type(node.func) is cst.Name and node.func.value not in {"bool", "int", "float", "len"}
@@ -1510,7 +1514,11 @@ def check_health() -> dict:
         assert type(value) in (cst.Tuple, cst.List)
         item = fn.value_of(value.elements[slot].value)
         text = literal_text(item)
-        what = text if text is not None else " ".join(_literal_parts(item)) or ctx.code(item)
+        found = classify_return(item, ctx, conditional=True) if type(item) is cst.Dict else None
+        if found is not None:
+            what = found[1]  # `{"success": False, "error": ...}`: the dict's failure key says it
+        else:
+            what = text if text is not None else " ".join(_literal_parts(item)) or ctx.code(item)
         payload = FailureValue(what=clip(" ".join(what.split()), 60), stmt=node_span(ctx, ret.node), error_slot=slot, in_handler=in_handler)
         # Route "text" with the item as the slot: the tools take that item of the value.
         variant = "dict" if type(item) is cst.Dict else "string"
