@@ -50,7 +50,7 @@ def test_an_empty_answer_of_a_lookup_is_a_failure(text: str) -> None:
     assert is_failure_text(text, lookup=True)
 
 
-@pytest.mark.parametrize("text", ["No recipes found for 'basil'", "No saved menus found for guest 7"])
+@pytest.mark.parametrize("text", ["No recipes found for 'basil'", "No saved meals found for guest 7"])
 def test_an_english_empty_answer_over_a_plural_is_a_listing_even_under_a_key(text: str) -> None:
     # "No <things> found" under a record's key: the call listed many things and none came.
     assert not is_failure_text(text, lookup=True)
