@@ -182,6 +182,12 @@ FALLBACK_DONE = lazy_compile(
 """A message that reports the call done another way ("Style 'x' not found, paragraph added with
 the default style"): the missing piece was replaced, so the call worked. English only."""
 
+EMPTY_OF_MANY = lazy_compile(r"^\W*no\s+(?:[\w-]+\s+){0,3}?[a-z][\w-]*(?<![siu])s\s+(?:found|available|matched|matching)\b", re.I)
+"""An empty answer worded over a plural noun ("No time entries found for ticket 7", "No tables
+found in database 'x'"): the call listed many things and none came, even in a function that
+takes a record's key; a miss of the one record is worded over it ("No note found", "Note 7 not
+found")."""
+
 EMPTY_RESULT = lazy_compile(
     r"^\W*(?:no\s+(?:\w+\s+){0,3}(?:found|available|matched|matching)\b"
     r"|(?:could\s*n[o']t|unable\s+to|did\s*n[o']t)\s+find\s+any\b"
@@ -586,6 +592,9 @@ TRANSIENT_CONDITION = lazy_compile(
     r"\b(?:rate[\s-]?limit\w*|429|too\s+many\s+requests|time[sd]?\s*out|timed\s+out|timeout|503|502|504|"
     r"temporar\w+|unavailable|overloaded|busy|lock(?:ed)?|quota|throttl\w+|maintenance|retry-after|"
     r"in\s+\d+\s*(?:s|sec\w*|min\w*)|seconds?|minutes?|network|connection|upstream"
+    # The service could not be reached at all: "could not reach the billing API", "unable to
+    # connect to the server", "host unreachable" (a connectivity failure passes by itself).
+    r"|(?:could\s*n[o']t|cannot|can[o']t|unable\s+to|failed\s+to)\s+(?:reach|connect|contact)|unreachable"
     # A named state the service is not in yet: "the browser is not available", "not ready".
     r"|not\s+(?:yet\s+)?(?:available|ready|loaded|running|started|connected)|still\s+(?:loading|starting|running))\b",
     re.IGNORECASE,

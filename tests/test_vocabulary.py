@@ -149,6 +149,10 @@ SEARCHED: list[tuple[str, str, bool]] = [
     ("EMPTY_RESULT", "Keine Notizen gefunden", True),
     ("EMPTY_RESULT", "Aucune note trouvée", True),
     ("EMPTY_RESULT", "Nenhuma nota encontrada", True),
+    ("EMPTY_OF_MANY", "No time entries found for ticket 7", True),
+    ("EMPTY_OF_MANY", "No tables found in database 'shop'", True),
+    ("EMPTY_OF_MANY", "No note found with id 7", False),
+    ("EMPTY_OF_MANY", "No status found for job 7", False),
     ("EMPTY_RESULT", "Note 'a' not found", False),  # a named record: a lookup's miss
     ("EMPTY_RESULT", "Found no notes", False),  # not at the start
     ("EMPTY_RESULT", "Nota no encontrada", False),
@@ -259,6 +263,8 @@ SEARCHED: list[tuple[str, str, bool]] = [
     ("TRANSIENT_CONDITION", "Rate limited, retry later", True),
     ("TRANSIENT_CONDITION", "Service temporarily unavailable", True),
     ("TRANSIENT_CONDITION", "The browser is not ready", True),
+    ("TRANSIENT_CONDITION", "Could not reach the billing API", True),
+    ("TRANSIENT_CONDITION", "Could not issue the refund", False),
     ("TRANSIENT_CONDITION", "Still loading the index", True),
     ("TRANSIENT_CONDITION", "Invalid id", False),
     ("TRANSIENT_CONDITION", "Blocked by policy", False),  # "lock" inside a word

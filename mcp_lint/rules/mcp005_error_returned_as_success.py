@@ -860,6 +860,10 @@ def _text_like(node: cst.BaseExpression, fn: FunctionFacts) -> bool:
     return type(node) in (cst.SimpleString, cst.FormattedString, cst.ConcatenatedString, cst.Attribute) or (
         type(node) is cst.BinaryOperation and type(node.operator) in (cst.Add, cst.Modulo)
     ) or (
+        # `return None, {"success": False, "error": f"No line matches {text}"}` beside `return
+        # line, None`: the failure dict written here is the error item.
+        type(node) is cst.Dict and any(type(e) is cst.DictElement and literal_text(e.key) in ERROR_KEYS for e in node.elements)
+    ) or (
         # `return None, error(f"{path} is not a file")`: the item built here by a call (a
         # project's error-dict builder), beside `return resolved, None`.
         type(node) is cst.Call and type(node.func) is cst.Name and node.func.value not in {"bool", "int", "float", "len"}
@@ -1159,6 +1163,28 @@ def _status_chosen_by_a_test(value: cst.BaseExpression, fn: FunctionFacts, ctx: 
         failed = [word for word in words if word.lower() in (FAILED_STATUSES if key == "status" else FAILURE_STATUS_WORDS)]
         if len(failed) == 1:
             return "dict", f'"{key}" chosen by a test ("{failed[0]}")', None
+    return None
+
+
+def _failure_chosen_by_a_test(
+    value: cst.BaseExpression, fn: FunctionFacts, ctx: FileContext, at: cst.CSTNode, lookup: bool
+) -> tuple[str, str, None] | None:
+    """`return {"status": "added"} if not err else {"error": err}`: a conditional expression
+    whose one branch is a failure value. Whichever branch is picked goes out as the tool's
+    success, so on the path that picks the failure the failure is a success on the wire. No
+    fix: raising one branch would drop the other (the fix has to split the test first).
+    (Not a test of the function's own counts, nor a probe's verdict: those are its answer; nor
+    `return None if ok else "reason"`, a check's verdict its caller acts on.)"""
+    chosen = unwrap_await(value)
+    if type(chosen) is not cst.IfExp or _sums_up_counts(chosen.test, fn) or _probe_answer(chosen.test, fn, at):
+        return None
+    if any(type(b) is cst.Name and b.value == "None" for b in (chosen.body, chosen.orelse)):
+        return None
+    for branch in (chosen.body, chosen.orelse):
+        found = classify_return(fn.value_of(branch), ctx, conditional=True, lookup=lookup)
+        if found is not None:
+            kind, description, _message = found
+            return kind, f"{description}, chosen by a test", None
     return None
 
 
@@ -1488,7 +1514,11 @@ def check_health() -> dict:
         assert type(value) in (cst.Tuple, cst.List)
         item = fn.value_of(value.elements[slot].value)
         text = literal_text(item)
-        what = text if text is not None else " ".join(_literal_parts(item)) or ctx.code(item)
+        found = classify_return(item, ctx, conditional=True) if type(item) is cst.Dict else None
+        if found is not None:
+            what = found[1]  # `{"success": False, "error": ...}`: the dict's failure key says it
+        else:
+            what = text if text is not None else " ".join(_literal_parts(item)) or ctx.code(item)
         payload = FailureValue(what=clip(" ".join(what.split()), 60), stmt=node_span(ctx, ret.node), error_slot=slot, in_handler=in_handler)
         # Route "text" with the item as the slot: the tools take that item of the value.
         variant = "dict" if type(item) is cst.Dict else "string"
@@ -1584,7 +1614,11 @@ def check_health() -> dict:
         if found is None and conditional:
             found = _failure_in_result_object(resolved, fn)
         if found is None and ret.handler is None:
-            found = _success_flag_from_a_test(resolved, fn, ctx) or _status_chosen_by_a_test(resolved, fn, ctx, anchor)
+            found = (
+                _success_flag_from_a_test(resolved, fn, ctx)
+                or _status_chosen_by_a_test(resolved, fn, ctx, anchor)
+                or _failure_chosen_by_a_test(resolved, fn, ctx, anchor, lookup)
+            )
         if found is None and id(value) in fn.reaching_prefixes:
             found = _failure_prefix(fn.reaching_prefixes[id(value)], value, ctx)
         if found is None and not in_branch:

@@ -15,6 +15,7 @@ from mcp_lint.vocabulary import (
     CHANGED_CALL,
     CORRECTED_RETRY,
     CORRECTIVE_STEP,
+    EMPTY_OF_MANY,
     EMPTY_RESULT,
     FAILURE_ANYWHERE,
     FAILURE_IN_OTHER_LANGUAGES,
@@ -43,6 +44,8 @@ def is_failure_text(text: str, *, lookup: bool = False) -> bool:
     the model must see, not the empty answer of a search or a listing.
     """
     stripped = text.strip()
+    if lookup and EMPTY_OF_MANY.match(stripped):
+        lookup = False  # "No time entries found for ticket 7": a listing under the key came back empty
     if not stripped or SUCCESS_MARK.match(stripped):
         return False  # "✅ Saved, but the preview could not be built": the author reports it done
     if FAILURE_MARK.match(stripped) and "\n" not in stripped:

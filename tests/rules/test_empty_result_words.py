@@ -41,9 +41,19 @@ def test_an_empty_listing_is_an_answer(text: str) -> None:
     assert not is_failure_text(text)
 
 
-@pytest.mark.parametrize("text", EMPTY_ANSWERS)
+# A lookup's miss worded as an empty answer over the one record it looked for.
+LOOKUP_MISSES = ["No recipe found for 'basil'", *EMPTY_ANSWERS[1:]]
+
+
+@pytest.mark.parametrize("text", LOOKUP_MISSES)
 def test_an_empty_answer_of_a_lookup_is_a_failure(text: str) -> None:
     assert is_failure_text(text, lookup=True)
+
+
+@pytest.mark.parametrize("text", ["No recipes found for 'basil'", "No saved meals found for guest 7"])
+def test_an_english_empty_answer_over_a_plural_is_a_listing_even_under_a_key(text: str) -> None:
+    # "No <things> found" under a record's key: the call listed many things and none came.
+    assert not is_failure_text(text, lookup=True)
 
 
 @pytest.mark.parametrize("text", MISSING_RECORDS)

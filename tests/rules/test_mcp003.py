@@ -99,6 +99,12 @@ VAGUE = [
     ),
     pytest.param(
         MCP1,
+        # Reaching the service worked: what failed is the refund itself, which a retry repeats.
+        'return {"error": "refund_failed", "message": "Could not issue the refund. Retry later."}  # expect: MCP003, MCP005',
+        id="retry-after-a-failure-that-is-not-connectivity",
+    ),
+    pytest.param(
+        MCP1,
         'raise ValueError("The operation failed. Please try again.")  # expect: MCP003',
         id="valueerror-forwarded-mcp1",
     ),
@@ -312,6 +318,16 @@ SPECIFIC = [
         FASTMCP,
         'raise ToolError(f"Invoice {invoice_id} has no refundable lines. Please check the invoice id and try again.")',
         id="retry-after-a-named-correction",
+    ),
+    pytest.param(
+        MCP1,
+        'return {"error": "unreachable", "message": "Could not reach the billing API. Retry later."}  # expect: MCP005',
+        id="retry-after-the-service-could-not-be-reached",
+    ),
+    pytest.param(
+        MCP2,
+        'raise ToolError("Unable to connect to the billing server; try again in a moment")',
+        id="retry-after-a-failed-connection",
     ),
 ]
 
