@@ -27,6 +27,7 @@ from mcp_lint.model.escapes import ExitFinder, refine_handler_origins
 from mcp_lint.model.exception_guards import Handler, TryGuard, WrittenClassBases, try_guard
 from mcp_lint.model.facts import CallFact, FunctionFacts
 from mcp_lint.model.failure_tests import FAILURE_KEYS, found_failed
+from mcp_lint.model.derived_params import derived_params
 from mcp_lint.model.flow_steps import return_flow
 from mcp_lint.model.message_params import message_params
 from mcp_lint.model.frameworks import Family
@@ -204,6 +205,7 @@ def analyze_source(
         # A caller's finding that takes a helper's result shows how its parameters reach its returns.
         if qual not in registered:
             fsum.return_steps, fsum.returned_params = return_flow(facts.value_flow, tuple(facts.params), (r.node for r in facts.returns), facts.name, ctx.range)
+        fsum.derived_params = derived_params(facts)
         fsum.message_params = message_params(facts)
         if facts.params[:1] == ("self",) and facts.value_flow is not None:
             fsum.returns_self = _returns_self(facts)
@@ -298,6 +300,8 @@ def _call_edges(
     raised = {id(unwrap_await(facts.value_of(r.node.exc))) for r in facts.raises if r.node.exc is not None}
     advice = _advice_calls(facts) if any(call.feeds and call.callee is not None for call in facts.calls) else frozenset()
     body = _BodyNames(facts)
+    # The project calls of the body by node: an argument that is one's value (CallEdge.from_results).
+    project_calls = {id(c.node): c for c in facts.calls if c.callee is not None}
     for call in facts.calls:
         resolved = call.callee is not None
         exc_params: list[int] = []
@@ -346,6 +350,7 @@ def _call_edges(
             arg_types=_arg_types(call.node, facts) if resolved else (),
             forwards=_forwards(call.node, facts) if resolved else (),
             from_params=_from_params(call.node, facts) if resolved else (),
+            from_results=_from_results(call.node, facts, project_calls) if resolved else (),
             raised=call.raised,
             failed_responses=failed_responses.get(id(call.node), ()) if resolved else (),
             decoded_replies=decoded_replies.get(id(call.node), ()) if resolved else (),
@@ -681,6 +686,41 @@ def _from_params(call: cst.Call, facts: FunctionFacts) -> tuple[tuple[int, int],
         if param is not None:
             out.append((index, facts.params.index(param)))
     return tuple(out)
+
+
+def _from_results(
+    call: cst.Call, facts: FunctionFacts, project_calls: dict[int, CallFact]
+) -> tuple[tuple[int, str, bool, tuple[tuple[int, int], ...]], ...]:
+    """Each positional argument that is a call's value, whole or in part (`merge(args, saved)`,
+    `merged.get("x")` after `merged = merge(args, saved)`): (position, that call's callee, written
+    `obj.f()`, its arguments taken from the caller's parameters), one per call on the way (the
+    linker keeps those that are the project's: `merge(args, saved).get("x")` names `.get` too)."""
+    out: list[tuple[int, str, bool, tuple[tuple[int, int], ...]]] = []
+    for index, argument in enumerate(a for a in call.args if a.keyword is None and not a.star):
+        for inner in _result_roots(argument.value, facts, project_calls, 2):
+            out.append((index, inner.callee or "", type(inner.node.func) is cst.Attribute, _from_params(inner.node, facts)))
+    return tuple(out)
+
+
+def _result_roots(value: cst.BaseExpression, facts: FunctionFacts, project_calls: dict[int, CallFact], depth: int) -> list[CallFact]:
+    """The calls `value` is taken from, outermost first, as `_parameter_root` follows a parameter."""
+    out: list[CallFact] = []
+    while True:
+        value = unwrap_await(value)
+        if id(value) in project_calls:
+            out.append(project_calls[id(value)])
+        if type(value) is cst.BooleanOperation and type(value.operator) is cst.Or:
+            value = value.left
+        elif type(value) is cst.Call and type(value.func) is cst.Attribute:
+            value = value.func.value
+        elif type(value) in (cst.Subscript, cst.Attribute):
+            value = value.value
+        else:
+            break
+    if type(value) is not cst.Name or value.value in facts.params:
+        return out
+    held = facts.single_assignments.get(value.value)
+    return out + _result_roots(held, facts, project_calls, depth - 1) if held is not None and depth > 0 else out
 
 
 def _parameter_root(value: cst.BaseExpression, facts: FunctionFacts, depth: int) -> str | None:

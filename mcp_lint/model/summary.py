@@ -146,6 +146,11 @@ class CallEdge(_DefaultsLeftOut):
     # through `args = arguments or {}`): (position in the call, the caller's parameter index).
     # A parse error of such an argument describes what the caller's own caller passed.
     from_params: tuple[tuple[int, int], ...] = ()
+    # Arguments that are a project call's value (`parse(merge(args, saved))`, or a local assigned
+    # once from one): (position in the call, that call's callee, whether it is written `obj.f()`,
+    # its own `from_params`). Where the inner callee returns a transform of a parameter fed so
+    # (FunctionSummary.derived_params), the argument is taken from the caller's parameter too.
+    from_results: tuple[tuple[int, str, bool, tuple[tuple[int, int], ...]], ...] = ()
     # The caller tests the call's value in a condition (`r = helper(); if "error" in r: return
     # r`): a helper's fix that raises in place of that value would leave the test dead.
     tested: bool = False
@@ -384,6 +389,10 @@ class FunctionSummary(_DefaultsLeftOut):
     # locals and calls (flow_steps.return_flow); None where not recorded (tool handlers). A caller
     # handing it a caught exception at another position gets none of the exception's text back.
     returned_params: tuple[int, ...] | None = None
+    # The positions of its parameters (`self` counted) some return value is the value of, as it
+    # is or transformed (`return {**saved, **args}`; model/derived_params.py): stricter than
+    # `returned_params`, which `return fetch(key)` reads too.
+    derived_params: tuple[int, ...] = ()
     # For a class's `__init__`: the positions of its parameters (`self` counted) whose text is in
     # the message it hands its base (model/message_params.py); None where not known.
     message_params: tuple[int, ...] | None = None

@@ -70,15 +70,35 @@ class CarriedText:
         params = found[1].params
         for caller, edge in callers:
             shift = receiver_shift(edge.via_attribute, params)
-            taken = dict(edge.from_params)
-            if any(p - shift not in taken for p in positions):
-                return False
+            fed: set[int] = set()
+            for p in positions:
+                found_params = self._taken_from_params(edge, p - shift)
+                if not found_params:
+                    return False
+                fed |= found_params
             reach = self.reached.get(caller)
             if reach is not None and reach.is_tool:
                 continue
-            if not self._fed_by_tools(caller, tuple(sorted({taken[p - shift] for p in positions})), depth + 1):
+            if not self._fed_by_tools(caller, tuple(sorted(fed)), depth + 1):
                 return False
         return True
+
+    def _taken_from_params(self, edge: CallEdge, position: int) -> set[int]:
+        """The caller's parameter indices the argument at `position` of the call is taken from:
+        one directly (`args.get("x")`), or those a project function it is the value of returns
+        transformed (`merge(args, saved)`: FunctionSummary.derived_params); empty for none."""
+        taken = dict(edge.from_params)
+        if position in taken:
+            return {taken[position]}
+        out: set[int] = set()
+        for at, callee, via_attribute, inner_taken in edge.from_results:
+            found = self.project.function(callee) if at == position else None
+            if found is None:
+                continue
+            inner = dict(inner_taken)
+            shift = receiver_shift(via_attribute, found[1].params)
+            out |= {inner[d - shift] for d in found[1].derived_params if d - shift in inner}
+        return out
 
     def link(self, latent: Latent, function: str, reach: Reach) -> Latent | None:
         """The latent as this project reads it, or None when another statement reports its flow
