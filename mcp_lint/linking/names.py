@@ -181,7 +181,7 @@ class ProjectNames:
             if len(rest) == 1 and rest[0] in summary.instances:
                 # `run = make_runner(impl=...)` at module level, then `run(q)`: the closure the
                 # factory hands back (FunctionSummary.returned_objects naming its own inner def).
-                closures = self._closures_made_by(summary.instances[rest[0]])
+                closures = self.closures_made_by(summary.instances[rest[0]])
                 if closures:
                     return closures
             # `make_client.get`: a method of what the factory returns (`def make_client() -> Api`),
@@ -204,7 +204,7 @@ class ProjectNames:
             break
         return ()
 
-    def _closures_made_by(self, maker: str) -> tuple[tuple[ModuleSummary, FunctionSummary], ...]:
+    def closures_made_by(self, maker: str) -> tuple[tuple[ModuleSummary, FunctionSummary], ...]:
         """The inner functions a factory returns (`def make(impl): def run(q): ...; return run`),
         each defined in the factory's own body; nothing for a class or any other factory."""
         factory = self.functions.get(self.resolve(maker))
