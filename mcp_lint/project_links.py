@@ -267,7 +267,8 @@ class Project(ProjectNames):
         if functions is None:
             return [(reg, summary)]
         if reg.function.startswith(OBJECT_REF):  # a Tool object's `run`: named by its class
-            return [(replace(reg, function=function, tool_name=function.rsplit(".", 2)[-2]), summary) for function in functions]
+            # A closure a factory returned (`add_tool(make_lookup(t))`) is named by its own name.
+            return [(replace(reg, function=function, tool_name=last_name(function) if function.rpartition(".")[0] in self.functions else function.rsplit(".", 2)[-2]), summary) for function in functions]
         return [(replace(reg, function=function, tool_name=last_name(function)), summary) for function in functions]
 
     def _registered_functions(self, reg: ToolRegistration) -> list[str] | None:
@@ -293,7 +294,11 @@ class Project(ProjectNames):
     def _tool_object_runs(self, maker: str) -> list[str]:
         """The `run` of the framework Tool subclass an object handed to `add_tool` is made by
         (`maker`: a project class, or a factory whose annotation or returns name one), the method
-        the framework calls for the tool; nothing for any other object."""
+        the framework calls for the tool, or the closure a factory returns (a function handed to
+        `add_tool` is the tool); nothing for any other object."""
+        closures = self.closures_made_by(maker)
+        if closures:  # `add_tool(make_lookup(table))`: the function the factory defines and returns
+            return [closure[1].qualname for closure in closures]
         maker = self.resolve(maker, lookup=Lookup.REGISTRATION)  # a class: its module is wanted
         found = self.function(maker)
         if found is not None and found[1].name != "__init__":

@@ -178,6 +178,12 @@ class ProjectNames:
                 key = ".".join(rest[:width])
                 if len(rest) > width and key in summary.instances:
                     return self.candidates(".".join([summary.instances[key], *rest[width:]]), depth + 1)
+            if len(rest) == 1 and rest[0] in summary.instances:
+                # `run = make_runner(impl=...)` at module level, then `run(q)`: the closure the
+                # factory hands back (FunctionSummary.returned_objects naming its own inner def).
+                closures = self.closures_made_by(summary.instances[rest[0]])
+                if closures:
+                    return closures
             # `make_client.get`: a method of what the factory returns (`def make_client() -> Api`),
             # or of each module or class it returns when no annotation says.
             for width in (2, 1):
@@ -197,6 +203,15 @@ class ProjectNames:
                         return (found,)
             break
         return ()
+
+    def closures_made_by(self, maker: str) -> tuple[tuple[ModuleSummary, FunctionSummary], ...]:
+        """The inner functions a factory returns (`def make(impl): def run(q): ...; return run`),
+        each defined in the factory's own body; nothing for a class or any other factory."""
+        factory = self.functions.get(self.resolve(maker))
+        if factory is None:
+            return ()
+        prefix = factory[1].qualname + "."
+        return tuple(self.functions[q] for q in factory[1].returned_objects if q.startswith(prefix) and q in self.functions)
 
     def element_makers(self, holder: str, depth: int = 0) -> tuple[str, ...]:
         """What made the objects of a collection (ModuleSummary.elements), by its qualified name:

@@ -727,6 +727,9 @@ def collect_facts(
     trace_returned_calls(facts, flow, aliases, local)
     if facts.returns_type is None:
         facts.returned_objects = _returned_objects(facts, aliases, local) or _yielded_objects(node, aliases)
+    if not facts.returned_objects:
+        # Whatever the annotation says (`-> Callable[...]`): a closure factory's product.
+        facts.returned_objects = _returned_closures(facts, walker.nested_defs)
     facts.text_flows = text_flows(facts, flow)
     _branch_values(facts, walker, flow)
     facts.flow_order = flow._order
@@ -760,6 +763,22 @@ def _returned_objects(facts: FunctionFacts, aliases: AliasTable, local: set[str]
         if not qual:
             return ()
         found.append(qual)
+    return tuple(dict.fromkeys(found))
+
+
+def _returned_closures(facts: FunctionFacts, nested: set[str]) -> tuple[str, ...]:
+    """The function a closure factory hands back, when every return (`return None` aside) names
+    a function defined in its own body (`def make(impl): async def run(q): ...; return run`): its
+    key. A module global bound to the factory's call (`run = make(impl=...)`) is that function,
+    so a call of the global runs it (ProjectNames.candidates)."""
+    found: list[str] = []
+    for ret in facts.returns:
+        value = ret.node.value
+        if value is None or (type(value) is cst.Name and value.value == "None"):
+            continue
+        if type(value) is not cst.Name or value.value not in nested:
+            return ()
+        found.append(f"{facts.qualname}.{value.value}")
     return tuple(dict.fromkeys(found))
 
 

@@ -163,7 +163,12 @@ class Registrations(PassedCallables, ServerInference):
             first = first_positional(node)
             if first is not None:
                 receiver = self._receiver(func.func.value)
-                self._register_by_attr(func.func.attr.value, receiver, self._registered_refs(first), name_argument(func))
+                refs = self._registered_refs(first)
+                if not refs and func.func.attr.value == "tool" and type(unwrap_await(first)) is cst.Call:
+                    # `mcp.tool()(make_lookup(table))`: what a project factory makes (a closure
+                    # it returns, a Tool object): the linker decides, as for `add_tool(...)`.
+                    refs = self._registered_functions(first)
+                self._register_by_attr(func.func.attr.value, receiver, refs, name_argument(func))
         elif type(func) is cst.Attribute:
             self._method_registration(node, func.attr.value, self._receiver(func.value))
 
