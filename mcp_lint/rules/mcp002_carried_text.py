@@ -6,8 +6,11 @@ the raise that put library text into the class is reported, naming the statement
 on to the model (the statement that builds the failure value). That holds whatever else
 the class carries. Only a clause that wraps a *carrier*'s text (every `raise` of the class, or of
 a subclass, in the counted modules is built from a caught library exception's text:
-`Carriers.is_carrier`) into yet another exception is reported itself, as a clause catching
-`httpx.HTTPError` would be: that raise takes the library text in again. A raise caught by a
+`Carriers.is_carrier`) into yet another exception that leaves the project's code (to the
+framework) is reported itself, as a clause catching `httpx.HTTPError` would be: that raise takes
+the library text in again. A re-wrap the project catches again and passes on (`except ApiError
+as e: raise ServiceError(f"...: {e}")`, returned by a dispatcher) is a step of the chain: the
+flow is reported where the library text entered it, the helper's raise. A raise caught by a
 clause reported for its own sake (a broad `except Exception`) is left to that clause.
 """
 
@@ -161,7 +164,7 @@ class CarriedText:
                 # is the library's text, as `except somelib.ApiError` is.
                 latent = replace(latent, payload=replace(payload, passes=False, caught_quals=()))
             else:
-                carrier = self._carrier_of(latent)
+                carrier = self._carrier_of(latent, reach)
                 if carrier is None:
                     return None  # passes the author's own text on; a carried library text is reported where it is raised
                 latent = replace(latent, payload=replace(payload, carrier=self.carriers.example(carrier)))
@@ -279,14 +282,15 @@ class CarriedText:
             latent = replace(latent, payload=replace(payload, passes=True, caught_quals=caught, imported_quals=()))
         return latent
 
-    def _carrier_of(self, latent: Latent) -> str | None:
+    def _carrier_of(self, latent: Latent, reach: Reach) -> str | None:
         """The carrier among the project classes a clause catches, if any, when the clause wraps
-        its text into another exception (`except ApiError as e: raise RuntimeError(f"...: {e}")`):
-        that raise takes the library text in again, so it is a statement of the flow's own. A
-        clause returning the text (`return f"Error: {e}"`) builds the model-facing value from
-        text the carrier's raises took in: those raises are the flow's findings, as for any
-        project class, and the clause is named as passing it on."""
-        if latent.route != "raise":
+        its text into another exception that leaves the project's code (`except ApiError as e:
+        raise RuntimeError(f"...: {e}")`, escaping to the framework): that raise takes the
+        library text in again, so it is a statement of the flow's own. A clause returning the
+        text (`return f"Error: {e}"`), or wrapping it into an exception the project catches again
+        and passes on, hands on text the carrier's raises took in: those raises are the flow's
+        findings, as for any project class, and the clause is named as passing it on."""
+        if latent.route != "raise" or self.project.catching_sites(latent, reach) is not None:
             return None
         return next((q for q in raw_text(latent).caught_quals if self.carriers.is_carrier(q)), None)
 
@@ -388,7 +392,7 @@ class CarriedText:
                         continue
                     latent = decided
                 latent = self._normalized(latent)
-                if not raw_text(latent).passes or self._carrier_of(latent) is not None:
+                if not raw_text(latent).passes or self._carrier_of(latent, entry) is not None:
                     continue  # a clause reported itself
                 who = f"'{fn.name}'"
                 if entry.is_tool and entry.own_names:
