@@ -4,8 +4,11 @@ of its file around the sampled line in the first fixed copy (c08b812) and in the
 SAME or CHANGED (to re-judge by hand); then, per sampled file, whether the two fixed copies differ
 anywhere else (new hunks in the sampled files). With offers.py's JSON of the second run, also whether
 the statement is still offered a fix."""
-import csv, difflib, json, pathlib, sys
-ORIG = pathlib.Path('/work/labeling/review12/src')
+import csv, difflib, json, os, pathlib, sys
+# The set's originals and the two runs' names: review 12's by default; review 14 ran it with
+# ORIG=/work/labeling/review14/src RUN1=c260381 RUN2=FREEZE5.
+ORIG = pathlib.Path(os.environ.get('ORIG', '/work/labeling/review12/src'))
+RUN1, RUN2 = os.environ.get('RUN1', 'c08b812'), os.environ.get('RUN2', 'FREEZE3')
 V, F1, F2 = sys.argv[1], pathlib.Path(sys.argv[2]), pathlib.Path(sys.argv[3])
 offered2 = None
 if len(sys.argv) > 4:
@@ -31,13 +34,13 @@ for row in csv.DictReader(open(V), delimiter='\t'):
     picked = '' if offered2 is None else (' still offered' if (row['package'], row['file:line']) in offered2 else ' NOT offered')
     print(f"#### #{row['#']} {row['package']} {row['file:line']} {row['verdict']}: {'SAME' if h1 == h2 else 'CHANGED'}{picked}")
     if h1 != h2:
-        print("  c08b812:"); print("\n".join("    " + x for x in h1) or "    (no change)")
-        print("  FREEZE3:"); print("\n".join("    " + x for x in h2) or "    (no change)")
+        print(f"  {RUN1}:"); print("\n".join("    " + x for x in h1) or "    (no change)")
+        print(f"  {RUN2}:"); print("\n".join("    " + x for x in h2) or "    (no change)")
 print("\n## sampled files: fixed copies differ outside the sampled lines?")
 for pkg, rel in sorted(files):
     a = (F1 / pkg / rel).read_text().splitlines()
     b = (F2 / pkg / rel).read_text().splitlines() if (F2 / pkg / rel).exists() else []
-    d = [l for l in difflib.unified_diff(a, b, 'c08b812', 'FREEZE3', n=2, lineterm='')]
+    d = [l for l in difflib.unified_diff(a, b, RUN1, RUN2, n=2, lineterm='')]
     print(f"### {pkg} {rel}: {'identical' if not d else f'{len(d)} diff lines'}")
     if d:
         print("\n".join(d[:200]))
