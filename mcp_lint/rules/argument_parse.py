@@ -29,6 +29,7 @@ from mcp_lint.model.library_tables import LIBRARY_ERROR_BASES, RAISES_BY_METHOD
 from mcp_lint.rules.base import FileContext
 from mcp_lint.rules.exception_text import project_call
 from mcp_lint.rules.failure_words import bound_in
+from mcp_lint.rules.http_status import catches_only_broad
 from mcp_lint.rules.mcp002_own_advice import library_raises
 from mcp_lint.rules.plain_raises import builtin_bases
 
@@ -57,7 +58,7 @@ def parse_clause(fn: FunctionFacts, handler: Handler, calls: list[CallFact], ctx
     (`calls`, every call in it) parses one of the function's parameters, passed as is and never
     rebound, beside calls none of which can raise a ValueError by the library tables; None
     otherwise."""
-    if not handler.name or not handler.caught or not all(name in {"Exception", "BaseException"} for name in handler.caught):
+    if not handler.name or not catches_only_broad(handler.caught):
         return None
     own = ctx.model.functions
     parses: list[tuple[CallFact, str]] = []

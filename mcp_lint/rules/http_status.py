@@ -176,7 +176,7 @@ def keep_os_reason(message: Message, handler: Handler, file_io_only: bool = Fals
     (`except Exception as e:`) whose `try` only opens and reads or writes a file
     (`file_io_only`, see file_io_only): the class can only be the OS's (or a decode error's),
     so it says the same; around any other call it could be any class of any code."""
-    if not handler.name or not (_os_errors_only(handler.caught) or file_io_only and _broad(handler.caught)):
+    if not handler.name or not (_os_errors_only(handler.caught) or file_io_only and catches_only_broad(handler.caught)):
         return
     if _reads(message, _OS_REASON_READ):
         return
@@ -210,9 +210,9 @@ _HANDLE_METHODS = frozenset({"read", "readline", "readlines", "write", "writelin
 _PATH_BUILDERS = frozenset({"pathlib.Path", "pathlib.PurePath", "str"})
 
 
-def _broad(caught: tuple[str, ...]) -> bool:
+def catches_only_broad(caught: tuple[str, ...]) -> bool:
     """`except Exception` / `except BaseException` (a bare clause binds no name)."""
-    return bool(caught) and all(name in {"Exception", "BaseException"} for name in caught)
+    return bool(caught) and all(name in _BROAD for name in caught)
 
 
 def keep_library_reason(message: Message, handler: Handler, aliases: AliasTable) -> None:
