@@ -12,6 +12,7 @@ from typing import Callable, Mapping, Optional, Tuple
 import libcst as cst
 
 from mcp_lint.lazy_re import lazy_compile
+from mcp_lint.model.effects import CONTAINER_WRITES
 from mcp_lint.model.facts import FunctionFacts
 from mcp_lint.model.frameworks import (
     CALL_TOOL_RESULT_CLASSES,
@@ -133,7 +134,8 @@ def _module_dicts(module: cst.Module) -> dict[str, cst.Dict]:
     return dicts
 
 
-_MUTATING_METHODS = frozenset({"update", "pop", "popitem", "setdefault", "clear", "__setitem__", "__delitem__", "__ior__"})
+# The container-writing methods of the effects table, and the dunders that write a dict's items.
+_MUTATING_METHODS = CONTAINER_WRITES | {"__setitem__", "__delitem__", "__ior__"}
 
 
 def _changed_names(node: cst.CSTNode) -> list[str]:
