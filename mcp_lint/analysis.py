@@ -703,43 +703,37 @@ def _from_results(
 
 
 def _result_roots(value: cst.BaseExpression, facts: FunctionFacts, project_calls: dict[int, CallFact], depth: int) -> list[CallFact]:
-    """The calls `value` is taken from, outermost first, as `_parameter_root` follows a parameter."""
-    out: list[CallFact] = []
-    while True:
-        value = unwrap_await(value)
-        if id(value) in project_calls:
-            out.append(project_calls[id(value)])
-        if type(value) is cst.BooleanOperation and type(value.operator) is cst.Or:
-            value = value.left
-        elif type(value) is cst.Call and type(value.func) is cst.Attribute:
-            value = value.func.value
-        elif type(value) in (cst.Subscript, cst.Attribute):
-            value = value.value
-        else:
-            break
-    if type(value) is not cst.Name or value.value in facts.params:
-        return out
-    held = facts.single_assignments.get(value.value)
-    return out + _result_roots(held, facts, project_calls, depth - 1) if held is not None and depth > 0 else out
+    """The calls `value` is taken from, outermost first, on the way `_parameter_root` follows."""
+    return [project_calls[id(node)] for node in _taken_from(value, facts, depth, through_await=True) if id(node) in project_calls]
 
 
 def _parameter_root(value: cst.BaseExpression, facts: FunctionFacts, depth: int) -> str | None:
     """The caller's parameter `value` is taken from, or None."""
+    root = list(_taken_from(value, facts, depth, through_await=False))[-1]
+    if type(root) is cst.Name and root.value in facts.params:
+        return root.value if root.value not in {"self", "cls"} else None
+    return None
+
+
+def _taken_from(value: cst.BaseExpression, facts: FunctionFacts, depth: int, through_await: bool) -> Iterator[cst.BaseExpression]:
+    """Each expression `value` is taken from, outermost first: through `x or default`, a method
+    call's object, a subscript or attribute's value, and (up to `depth` times) the one assignment
+    of a local that is not a parameter. The last one yielded is where the chain starts."""
     while True:
+        if through_await:
+            value = unwrap_await(value)
+        yield value
         if type(value) is cst.BooleanOperation and type(value.operator) is cst.Or:
             value = value.left  # `arguments or {}`: the parameter, or an empty default
         elif type(value) is cst.Call and type(value.func) is cst.Attribute:
             value = value.func.value  # `args.get("x")`, `raw.strip()`
         elif type(value) in (cst.Subscript, cst.Attribute):
             value = value.value
+        elif type(value) is cst.Name and value.value not in facts.params and depth > 0 and facts.single_assignments.get(value.value) is not None:
+            value = facts.single_assignments[value.value]
+            depth -= 1
         else:
-            break
-    if type(value) is not cst.Name:
-        return None
-    if value.value in facts.params:
-        return value.value if value.value not in {"self", "cls"} else None
-    held = facts.single_assignments.get(value.value)
-    return _parameter_root(held, facts, depth - 1) if held is not None and depth > 0 else None
+            return
 
 
 def _param_call(call: cst.Call, facts: FunctionFacts) -> tuple[int, str] | None:

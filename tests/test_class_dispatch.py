@@ -7,13 +7,11 @@ lookup typed by the base class, and `handler.run_tool(args)`, each subclass over
 
 from __future__ import annotations
 
-import os
 import re
 from pathlib import Path
 
-from click.testing import CliRunner
 
-from mcp_lint.cli import cli
+from cli_support import invoke_in
 from mcp_lint.config import SettingsResolver
 from mcp_lint.discovery import discover
 from mcp_lint.pins import PinSource
@@ -104,12 +102,7 @@ def _tree(root: Path, server: str = SERVER) -> Path:
 def _check(root: Path) -> list[str]:
     """`mcp-lint check .` in `root` (a directory walk: the prefilter picks the files), as
     `file:row: code` lines."""
-    cwd = os.getcwd()
-    os.chdir(root)
-    try:
-        result = CliRunner().invoke(cli, ["check", "--no-cache", "--isolated", "--output-format", "concise", "-q", "."])
-    finally:
-        os.chdir(cwd)
+    result = invoke_in(root, ["check", "--no-cache", "--isolated", "--output-format", "concise", "-q", "."])
     return sorted(f"{line.split(':')[0]}:{line.split(':')[1]}: {line.split(' ')[1]}" for line in result.output.splitlines() if line.strip())
 
 

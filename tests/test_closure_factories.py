@@ -7,12 +7,10 @@ gives the global nothing of the kind. The same closure handed to the server (`ad
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 
-from click.testing import CliRunner
 
-from mcp_lint.cli import cli
+from cli_support import invoke_in
 
 FACTORY = """\
 def make_runner(backend):
@@ -71,12 +69,7 @@ def _run(root: Path, base: str, server: str = SERVER) -> tuple[list[str], int]:
     for name, text in files.items():
         (root / name).parent.mkdir(parents=True, exist_ok=True)
         (root / name).write_text(text)
-    cwd = os.getcwd()
-    os.chdir(root)
-    try:
-        result = CliRunner().invoke(cli, ["check", "--no-cache", "--isolated", "--output-format", "concise", "-q", "."])
-    finally:
-        os.chdir(cwd)
+    result = invoke_in(root, ["check", "--no-cache", "--isolated", "--output-format", "concise", "-q", "."])
     return sorted(line for line in result.output.splitlines() if " MCP" in line), result.exit_code
 
 

@@ -5,13 +5,11 @@ A project class of the same name is not the framework's and registers nothing.""
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 
 import pytest
-from click.testing import CliRunner
 
-from mcp_lint.cli import cli
+from cli_support import invoke_in
 
 SERVER = """\
 from typing import Any
@@ -51,12 +49,7 @@ def _write(root: Path, server: str, requirement: str) -> Path:
 
 
 def _run(root: Path) -> tuple[list[str], int]:
-    cwd = os.getcwd()
-    os.chdir(root)
-    try:
-        result = CliRunner().invoke(cli, ["check", "--no-cache", "--isolated", "--output-format", "concise", "-q", "."])
-    finally:
-        os.chdir(cwd)
+    result = invoke_in(root, ["check", "--no-cache", "--isolated", "--output-format", "concise", "-q", "."])
     found = sorted(f"{line.split(':')[0]}:{line.split(':')[1]}: {line.split(' ')[1]}" for line in result.output.splitlines() if " MCP" in line)
     return found, result.exit_code
 

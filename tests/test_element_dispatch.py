@@ -8,13 +8,11 @@ dispatcher takes from, and a collection of computed values make no tool.
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 
 import pytest
-from click.testing import CliRunner
 
-from mcp_lint.cli import cli
+from cli_support import invoke_in
 from mcp_lint.config import SettingsResolver
 from mcp_lint.discovery import discover
 from mcp_lint.pins import PinSource
@@ -163,12 +161,7 @@ def _tree(root: Path, server: str) -> Path:
 
 def _check(root: Path, *options: str) -> tuple[list[str], str]:
     """`mcp-lint check .` in `root` (the prefilter picks the files): `file:row: code` lines, stderr."""
-    cwd = os.getcwd()
-    os.chdir(root)
-    try:
-        result = CliRunner().invoke(cli, ["check", "--no-cache", "--select", "MCP002,MCP005", "--output-format", "concise", *options, "."], catch_exceptions=False)
-    finally:
-        os.chdir(cwd)
+    result = invoke_in(root, ["check", "--no-cache", "--select", "MCP002,MCP005", "--output-format", "concise", *options, "."], catch_exceptions=False)
     lines = sorted(f"{line.split(':')[0]}:{line.split(':')[1]}: {line.split(' ')[1]}" for line in result.stdout.splitlines() if ": MCP" in line)
     return lines, result.stderr
 
@@ -185,12 +178,7 @@ def test_the_method_a_dispatcher_calls_on_an_object_of_a_collection_is_each_clas
 
 def test_each_class_is_a_tool_of_the_server_named_by_its_class(tmp_path: Path) -> None:
     root = _tree(tmp_path, CLASS_SERVER)
-    cwd = os.getcwd()
-    os.chdir(root)
-    try:
-        result = CliRunner().invoke(cli, ["check", "--no-cache", "-v", "--output-format", "concise", "."], catch_exceptions=False)
-    finally:
-        os.chdir(cwd)
+    result = invoke_in(root, ["check", "--no-cache", "-v", "--output-format", "concise", "."], catch_exceptions=False)
     assert "3 tools: Lookup, Store, call_tool (tools/call handler)" in result.stderr
     assert "app/actions.py:26:20: MCP002 Tool 'Lookup' returns the text of a caught Exception as a normal result" in result.stdout
 

@@ -6,13 +6,11 @@ class whose `getattr(self, name)` is only called."""
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 
 import pytest
-from click.testing import CliRunner
 
-from mcp_lint.cli import cli
+from cli_support import invoke_in
 
 MIXIN = """\
 from typing import Any, ClassVar
@@ -74,12 +72,7 @@ def _write(root: Path, files: dict[str, str], requirement: str) -> Path:
 
 
 def _run(root: Path, *options: str) -> tuple[list[str], str]:
-    cwd = os.getcwd()
-    os.chdir(root)
-    try:
-        result = CliRunner().invoke(cli, ["check", "--no-cache", "--isolated", "--output-format", "concise", *options, "."])
-    finally:
-        os.chdir(cwd)
+    result = invoke_in(root, ["check", "--no-cache", "--isolated", "--output-format", "concise", *options, "."])
     found = sorted(f"{line.split(':')[0]}:{line.split(':')[1]}: {line.split(' ')[1]}" for line in result.output.splitlines() if " MCP" in line and line.startswith("app"))
     return found, result.output
 

@@ -3,14 +3,12 @@ several import roots in one run."""
 
 from __future__ import annotations
 
-import os
 import textwrap
 from pathlib import Path
 
 import pytest
-from click.testing import CliRunner
 
-from mcp_lint.cli import cli
+from cli_support import invoke_in
 from mcp_lint.config import SettingsResolver
 from mcp_lint.pipeline import lint_paths
 from mcp_lint.module_names import module_name
@@ -62,12 +60,7 @@ def findings(root: Path, files: dict[str, str], code: str = "MCP005") -> list[tu
 
 def walk(root: Path, *args: str) -> list[str]:
     """`mcp-lint check` run from `root` (a directory walk: the prefilter decides what is read)."""
-    cwd = os.getcwd()
-    os.chdir(root)
-    try:
-        result = CliRunner().invoke(cli, ["check", "--no-cache", "--isolated", "--output-format", "concise", "-q", *args])
-    finally:
-        os.chdir(cwd)
+    result = invoke_in(root, ["check", "--no-cache", "--isolated", "--output-format", "concise", "-q", *args])
     return sorted(line.split(": ")[0] + " " + line.split(": ")[1].split()[0] for line in result.output.splitlines() if ": MCP" in line)
 
 

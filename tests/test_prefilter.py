@@ -11,6 +11,7 @@ from click.testing import CliRunner
 
 from mcp_lint.analysis import module_name_for
 from mcp_lint.cli import cli
+from cli_support import invoke_in
 from mcp_lint.config import SettingsResolver
 from mcp_lint.discovery import discover
 from mcp_lint.findings import Finding
@@ -76,12 +77,7 @@ def write_tree(root: Path, files: dict[str, str]) -> Path:
 
 
 def check(root: Path, *args: str) -> tuple[int, str]:
-    cwd = os.getcwd()
-    os.chdir(root)
-    try:
-        result = CliRunner().invoke(cli, ["check", "--no-cache", "--output-format", "concise", "-q", *args])
-    finally:
-        os.chdir(cwd)
+    result = invoke_in(root, ["check", "--no-cache", "--output-format", "concise", "-q", *args])
     return result.exit_code, result.output
 
 

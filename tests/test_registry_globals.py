@@ -6,13 +6,11 @@ is reported, on every framework's registration form."""
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 
 import pytest
-from click.testing import CliRunner
 
-from mcp_lint.cli import cli
+from cli_support import invoke_in
 
 STORES = """\
 import httpx
@@ -114,12 +112,7 @@ def _server(flavour: str) -> tuple[str, str]:
 
 
 def _check(root: Path) -> list[str]:
-    cwd = os.getcwd()
-    os.chdir(root)
-    try:
-        result = CliRunner().invoke(cli, ["check", "--no-cache", "--isolated", "--output-format", "concise", "-q", "."])
-    finally:
-        os.chdir(cwd)
+    result = invoke_in(root, ["check", "--no-cache", "--isolated", "--output-format", "concise", "-q", "."])
     return sorted(f"{line.split(':')[0]}:{line.split(':')[1]}: {line.split(' ')[1]}" for line in result.output.splitlines() if line.strip())
 
 

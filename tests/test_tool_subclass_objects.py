@@ -5,13 +5,11 @@ class. An object of any other project class registers nothing."""
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 
 import pytest
-from click.testing import CliRunner
 
-from mcp_lint.cli import cli
+from cli_support import invoke_in
 
 FLOWS = """\
 from typing import Any
@@ -70,12 +68,7 @@ def _write(root: Path, files: dict[str, str], requirement: str) -> Path:
 
 
 def _run(root: Path) -> tuple[list[str], str, int]:
-    cwd = os.getcwd()
-    os.chdir(root)
-    try:
-        result = CliRunner().invoke(cli, ["check", "--no-cache", "--isolated", "--output-format", "concise", "."])
-    finally:
-        os.chdir(cwd)
+    result = invoke_in(root, ["check", "--no-cache", "--isolated", "--output-format", "concise", "."])
     found = sorted(f"{line.split(':')[0]}:{line.split(':')[1]}: {line.split(' ')[1]}" for line in result.output.splitlines() if " MCP" in line and line.startswith("app"))
     return found, result.output, result.exit_code
 

@@ -6,13 +6,13 @@ function that a server builder calls (`register_all(mcp)` -> `register(mcp)` -> 
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
 
 from mcp_lint.cli import cli
+from cli_support import invoke_in
 
 SERVER = """\
 import functools
@@ -128,12 +128,7 @@ def _line(text: str, needle: str) -> int:
 
 
 def _check(root: Path) -> list[str]:
-    cwd = os.getcwd()
-    os.chdir(root)
-    try:
-        result = CliRunner().invoke(cli, ["check", "--no-cache", "--isolated", "--output-format", "concise", "-q", "."])
-    finally:
-        os.chdir(cwd)
+    result = invoke_in(root, ["check", "--no-cache", "--isolated", "--output-format", "concise", "-q", "."])
     return sorted(f"{line.split(':')[0]}:{line.split(':')[1]}: {line.split(' ')[1]}" for line in result.output.splitlines() if line.strip())
 
 
