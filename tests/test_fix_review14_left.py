@@ -125,3 +125,111 @@ def test_the_status_joins_the_details_and_the_prompt_is_not_echoed() -> None:
 def test_an_identifying_field_is_still_named() -> None:
     after = fixed(IMAGES)
     assert 'raise ToolError(f"Could not render image (job_id: {ratio})") from e\n' in after, after
+
+
+# --- a mapper of caught exceptions whose text the tools return: raised in each tool -------------
+
+MAPPER = """\
+import logging
+
+import httpx
+from mcp.server.mcpserver import MCPServer
+
+logger = logging.getLogger(__name__)
+mcp = MCPServer("orders")
+
+
+def handle_error(e: Exception) -> str:
+    logger.error("request failed", exc_info=e)
+    if isinstance(e, httpx.TimeoutException):
+        return "Error: the service timed out. Try again in a minute."
+    if isinstance(e, httpx.HTTPStatusError) and e.response.status_code == 401:
+        return "Error: authentication failed. Check ORDERS_TOKEN in the settings."
+    return "Error: the order service failed."
+
+
+@mcp.tool()
+async def get_order(order_id: str) -> str:
+    try:
+        async with httpx.AsyncClient() as client:
+            response = await client.get(f"https://orders.invalid/{order_id}")
+            response.raise_for_status()
+            return response.text
+    except Exception as e:
+        return handle_error(e)
+
+
+@mcp.tool()
+async def cancel_order(order_id: str) -> str:
+    try:
+        async with httpx.AsyncClient() as client:
+            response = await client.post(f"https://orders.invalid/{order_id}/cancel")
+            response.raise_for_status()
+            return "cancelled"
+    except httpx.HTTPError as exc:
+        return handle_error(exc)
+
+
+@mcp.resource("orders://recent")
+async def recent_orders() -> str:
+    try:
+        async with httpx.AsyncClient() as client:
+            response = await client.get("https://orders.invalid/recent")
+            response.raise_for_status()
+            return response.text
+    except Exception as e:
+        return handle_error(e)
+"""
+
+
+def test_each_tool_raises_the_mappers_text() -> None:
+    # Review 14: `return handle_error(e)` in the tools of two mcp 2.x servers got no fix. The
+    # mapper's sentences (its hints) go whole into the framework's ToolError, imported where the
+    # server's own framework has it; the mapper and the resource calling it stay as they are.
+    after = fixed(MAPPER)
+    expected = (
+        MAPPER.replace("from mcp.server.mcpserver import MCPServer\n", "from mcp.server.mcpserver import MCPServer\nfrom mcp.server.mcpserver.exceptions import ToolError\n")
+        .replace("    except Exception as e:\n        return handle_error(e)\n\n\n@mcp.tool()", "    except Exception as e:\n        raise ToolError(handle_error(e)) from e\n\n\n@mcp.tool()", 1)
+        .replace("        return handle_error(exc)\n", "        raise ToolError(handle_error(exc)) from exc\n")
+    )
+    assert after == expected, after
+    assert after.count("return handle_error(e)") == 1  # the resource's
+    assert_fixes_to(MAPPER, after, None)
+    assert [f.code for f in lint_source(after)] == []
+
+
+def test_the_help_says_where_the_raise_goes() -> None:
+    helps = {f.fix.message for f in lint_source(MAPPER) if f.code == "MCP005" and f.fix is not None}
+    assert helps == {"Raise ToolError(handle_error(e)) from e in each of the 2 tools instead"}, helps
+
+
+def test_fastmcp_gets_its_own_tool_error() -> None:
+    source = MAPPER.replace("from mcp.server.mcpserver import MCPServer", "from fastmcp import FastMCP").replace('MCPServer("orders")', 'FastMCP("orders")')
+    after = fixed(source)
+    assert "from fastmcp.exceptions import ToolError\n" in after, after
+    assert "        raise ToolError(handle_error(exc)) from exc\n" in after, after
+
+
+def test_a_helper_between_leaves_every_caller_alone() -> None:
+    # A helper returning the mapper's text to a tool is not rewritten here; fixing only the other
+    # tool would leave the mapper's failure reported through it (all of them or none).
+    source = MAPPER.replace(
+        "@mcp.tool()\nasync def cancel_order(order_id: str) -> str:\n",
+        "async def _cancel(order_id: str) -> str:\n",
+    ).replace(
+        "\n\n@mcp.resource",
+        "\n\n@mcp.tool()\nasync def cancel_order(order_id: str) -> str:\n    return await _cancel(order_id)\n\n\n@mcp.resource",
+    )
+    assert "return await _cancel(order_id)" in source
+    assert fixed(source) == source
+
+
+def test_a_mapper_only_a_resource_calls_is_not_touched() -> None:
+    source = MAPPER.split("@mcp.tool()")[0] + "@mcp.resource" + MAPPER.split("@mcp.resource")[1]
+    assert fixed(source) == source
+
+
+def test_a_low_level_server_gets_no_tool_error() -> None:
+    # The low-level server has no ToolError class (its own fix is an error result, elsewhere).
+    source = MAPPER.replace("from mcp.server.mcpserver import MCPServer", "from mcp.server.lowlevel import Server").replace('MCPServer("orders")', 'Server("orders")')
+    assert "ToolError" not in fixed(source)

@@ -545,6 +545,11 @@ class FailureValue(Payload):
     # With error_slot: the item is an `except` clause's report of the caught exception that holds
     # the reply on success (_handler_item), not an item only failures fill.
     in_handler: bool = False
+    # A helper that maps a caught exception to the failure text its callers return (`return
+    # handle_error(e)`): (caller qualified, that return's span, the raise replacing it) for each
+    # such return of this module. Fixed in the callers (the mapper's hints kept whole, a resource
+    # calling it left alone): link_latent keeps those of the tools, when they are all of them.
+    caller_raises: tuple[tuple[str, Span, str], ...] = ()
     # Known a failure only by the path it is written on (a failed check's branch), not by its
     # words: in a helper, the flow is the helper's only where a caller on a tool's path returns
     # it as it is; a caller that puts it into a failure value of its own is the flow's anchor.
@@ -1549,6 +1554,8 @@ def check_health() -> dict:
                 payload = replace(_failure(latent), msg="", own_failure=True)
                 if handed is not None and payload.exception_to is None:
                     payload = replace(payload, exception_to=handed)
+                if handed is None:
+                    payload = replace(payload, caller_raises=_caller_raises(fn, param, ctx))
                 yield replace(latent, param=param, param_failure=True, payload=payload)
 
     def _judged(
@@ -1826,6 +1833,9 @@ def check_health() -> dict:
             return None  # every caller sends it as the advice of its own failure report, reported there
         if payload.passed_from and _reported_at_source(payload.passed_from, self.code, project):
             return None  # the function that built the failure reports it: one finding per flow
+        if payload.caller_raises:
+            latent = replace(latent, payload=replace(payload, caller_raises=_tool_raises(function, payload.caller_raises, project, state)))
+            payload = _failure(latent)
         if payload.exception_to is not None and reported_down(payload.exception_to, self.code, project):
             return None  # built from the exception in the helper it is handed to, reported there
         if latent.built_by and _message_written_in(latent.built_by, self.code, project):
@@ -1912,6 +1922,13 @@ def check_health() -> dict:
     def _fix(self, latent: Latent, context: RenderContext) -> FixSpec | None:
         payload = _failure(latent)
         msg = payload.msg
+        if not msg and payload.caller_raises and toolerror_available(context):
+            # `return handle_error(e)` in each tool: `raise ToolError(handle_error(e)) from e`.
+            edits = tuple(Edit(start, end, raised) for _, (start, end), raised in payload.caller_raises)
+            shown = clip(payload.caller_raises[0][2].replace(PH_TOOL_ERROR, "ToolError"), 60).replace("raise", "Raise", 1)
+            where = "in the tool" if len(edits) == 1 else f"in each of the {len(edits)} tools"
+            # (No `raises`: the mapper itself still returns; its callers' clauses are not asked.)
+            return FixSpec(Applicability.UNSAFE, f"{shown} {where} instead", edits, ("ToolError",))
         if not msg:
             return None
         if payload.siblings_apart and (is_status_tool(context.function) or any(is_status_tool(tool) for tool in context.tools)):
@@ -2051,6 +2068,49 @@ def _pass_through_edits(inserts: tuple[tuple[int, str, str, str], ...]) -> tuple
         at = Location(row, 1)
         edits.append(Edit(at, at, f"{indent}except {PH_TOOL_ERROR}:\n{inner}raise\n"))
     return tuple(edits)
+
+
+def _caller_raises(helper: FunctionFacts, param: int, ctx: FileContext) -> tuple[tuple[str, Span, str], ...]:
+    """`return handle_error(e)` as the whole statement of an `except ... as e:` clause of a
+    function of this module, `e` handed at `param`, where a raise there escapes the function:
+    (caller, the return's span, `raise ToolError(handle_error(e)) from e`). The mapper stays a
+    str-returning function (other callers, a resource, read its text); only a caller's channel
+    changes, with every word the mapper writes (its hints) kept."""
+    name = helper.node.name.value
+    if f"{ctx.model.module}.{name}" != helper.qualname:
+        return ()  # a method (`self.handle_error(e)`) or a nested function: not followed here
+    found = []
+    for qualname, caller in ctx.model.functions.items():
+        if caller is helper:
+            continue
+        for ret in caller.returns:
+            handler, value = ret.handler, ret.node.value
+            if handler is None or not handler.name or value is None:
+                continue
+            call = unwrap_await(value)
+            if type(call) is not cst.Call or type(call.func) is not cst.Name or call.func.value != name or len(call.args) <= param:
+                continue
+            handed = call.args[param]
+            if handed.keyword is not None or handed.star or type(handed.value) is not cst.Name or handed.value.value != handler.name:
+                continue
+            if raise_is_caught(caller, ret.node, ctx):
+                continue  # the raise would be caught by the caller's own clause: not this simple rewrite
+            found.append((qualname, node_span(ctx, ret.node), f"raise {PH_TOOL_ERROR}({ctx.code(value).strip()}) from {handler.name}"))
+    return tuple(found)
+
+
+def _tool_raises(function: str, raises: tuple[tuple[str, Span, str], ...], project: LinkedProject, reached: object) -> tuple[tuple[str, Span, str], ...]:
+    """The rewrites of `_caller_raises` in the tools that return the mapper's text, when every
+    caller on a tool's path that returns it as it is gets one (a tool of another module, a
+    helper between, or a return of another shape would keep the failure: no fix then). Callers
+    off every tool's path (a resource, a prompt) keep their return."""
+    if not isinstance(reached, Mapping):
+        return ()
+    takers = {caller for caller, edge in project.callers_of(function) if caller in reached and edge.returned}
+    kept = tuple(row for row in raises if row[0] in takers)
+    if not takers or {row[0] for row in kept} != takers or not all(reached[caller].is_tool for caller in takers):
+        return ()
+    return kept
 
 
 def _failure(latent: Latent) -> FailureValue:
