@@ -233,3 +233,87 @@ def test_a_low_level_server_gets_no_tool_error() -> None:
     # The low-level server has no ToolError class (its own fix is an error result, elsewhere).
     source = MAPPER.replace("from mcp.server.mcpserver import MCPServer", "from mcp.server.lowlevel import Server").replace('MCPServer("orders")', 'Server("orders")')
     assert "ToolError" not in fixed(source)
+
+
+# --- a low-level dispatcher's catch-all returning the exception's text ---------------------------
+
+DISPATCHER = """\
+import logging
+
+import mcp.types as types
+from mcp.server.lowlevel import Server
+
+logger = logging.getLogger(__name__)
+server = Server("warehouse")
+
+
+async def run_query(sql: str) -> list:
+    return []
+
+
+@server.call_tool()
+async def handle_call_tool(name: str, arguments: dict) -> list[types.TextContent]:
+    try:
+        if name == "run_query":
+            rows = await run_query(arguments["sql"])
+            return [types.TextContent(type="text", text=str(rows))]
+        raise ValueError(f"Unknown tool: {name}")
+    except Exception as e:
+        logger.error("Tool %s failed: %s", name, e)
+        return [types.TextContent(type="text", text=f"Error: {str(e)}")]
+"""
+
+PINNED_1X = "mcp==1.9.4"
+
+
+def test_the_dispatcher_re_raises_on_mcp_1x() -> None:
+    # Review 14: low-level dispatchers got no fix. mcp 1.x's low level sends a raised exception's
+    # text as an error result on every release (1.9 included, where CallToolResult is not
+    # honoured): the same words, with isError: true (the SQL error about the model's own query
+    # reaches it, C2).
+    after = fixed(DISPATCHER, PINNED_1X)
+    assert after == DISPATCHER.replace('        return [types.TextContent(type="text", text=f"Error: {str(e)}")]\n', "        raise\n"), after
+    assert_fixes_to(DISPATCHER, after, PINNED_1X)
+    helps = {f.fix.message for f in lint_source(DISPATCHER, target=PINNED_1X) if f.fix is not None}
+    assert helps == {"Re-raise the exception (the server sends its text with isError: true)"}, helps
+
+
+def test_a_hint_after_the_exception_text_is_not_re_raised_away() -> None:
+    source = DISPATCHER.replace('text=f"Error: {str(e)}"', 'text=f"Error: {str(e)}. Check the query syntax."')
+    assert fixed(source, PINNED_1X) == source
+
+
+def test_a_raise_an_outer_clause_would_catch_is_not_offered() -> None:
+    nested = """\
+@server.call_tool()
+async def handle_call_tool(name: str, arguments: dict) -> list[types.TextContent]:
+    try:
+        try:
+            rows = await run_query(arguments["sql"])
+            return [types.TextContent(type="text", text=str(rows))]
+        except Exception as e:
+            return [types.TextContent(type="text", text=f"Error: {e}")]
+    except Exception:
+        logger.exception("dispatch failed")
+        return [types.TextContent(type="text", text="Error: the tool failed.")]
+"""
+    source = DISPATCHER.split("@server.call_tool()")[0] + nested
+    assert "        raise\n" not in fixed(source, PINNED_1X)
+
+
+def test_a_high_level_server_is_not_given_a_bare_raise() -> None:
+    # FastMCP prefixes and (mcp 2.x) masks other exceptions: the re-raise is the low level's.
+    source = """\
+from mcp.server.fastmcp import FastMCP
+
+mcp = FastMCP("warehouse")
+
+
+@mcp.tool()
+def run_query(sql: str) -> str:
+    try:
+        return str(sql)
+    except Exception as e:
+        return f"Error: {e}"
+"""
+    assert "        raise\n" not in fixed(source, PINNED_1X)

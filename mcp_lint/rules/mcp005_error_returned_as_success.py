@@ -16,7 +16,7 @@ from mcp_lint.model.facts import FunctionFacts, ReturnFact
 from mcp_lint.model.message_text import find_exception_text, literal_text
 from mcp_lint.model.flow_steps import FlowStep, step_of, steps_between, store_of
 from mcp_lint.model.flow import condition_shape, helper_slots, keyword_slots, literal_items, names_read, names_read_outside_returns
-from mcp_lint.model.frameworks import ResultShape
+from mcp_lint.model.frameworks import Delivery, ResultShape
 from mcp_lint.model.names import dotted, last_name, unwrap_await
 from mcp_lint.model.summary import Latent, Payload
 from mcp_lint.model.walk import descendants
@@ -550,6 +550,10 @@ class FailureValue(Payload):
     # such return of this module. Fixed in the callers (the mapper's hints kept whole, a resource
     # calling it left alone): link_latent keeps those of the tools, when they are all of them.
     caller_raises: tuple[tuple[str, Span, str], ...] = ()
+    # `return [TextContent(text=f"Error: {e}")]` in an `except ... as e:` that nothing of the
+    # function catches again, the text a label and the exception's: re-raising it sends the same
+    # text with isError where the server forwards an exception's text as a result (mcp 1.x low level).
+    rethrows: bool = False
     # Known a failure only by the path it is written on (a failed check's branch), not by its
     # words: in a helper, the flow is the helper's only where a caller on a tool's path returns
     # it as it is; a caller that puts it into a failure value of its own is the flow's anchor.
@@ -1732,6 +1736,8 @@ def check_health() -> dict:
             by_path=by_path,
             verdict=verdict,
         )
+        if not msg and message is not None and anchor is ret.node and _label_and_exception(message, ret, value, ctx) and not raise_is_caught(fn, anchor, ctx, "Exception"):
+            payload = replace(payload, rethrows=True)
         if msg and left_unread(fn, anchor, msg, [], []):
             msg = ""  # a local of the author's would be left unread (F841), its text dropped
             payload = replace(payload, msg="")
@@ -1929,6 +1935,12 @@ def check_health() -> dict:
             where = "in the tool" if len(edits) == 1 else f"in each of the {len(edits)} tools"
             # (No `raises`: the mapper itself still returns; its callers' clauses are not asked.)
             return FixSpec(Applicability.UNSAFE, f"{shown} {where} instead", edits, ("ToolError",))
+        if not msg and payload.rethrows and context.lowlevel and context.framework.every(lambda row: row.unexpected_exception().delivery is Delivery.RESULT):
+            # The low-level server of mcp 1.x sends a raised exception's text as an error result
+            # on every release (R({e}), no prefix): the same words, on the error channel. (The
+            # text stays the exception's: MCP002's finding, not this one's.)
+            start, end = payload.stmt
+            return FixSpec(Applicability.UNSAFE, "Re-raise the exception (the server sends its text with isError: true)", (Edit(start, end, "raise"),))
         if not msg:
             return None
         if payload.siblings_apart and (is_status_tool(context.function) or any(is_status_tool(tool) for tool in context.tools)):
@@ -2450,6 +2462,29 @@ def _helper_writes(value: cst.BaseExpression, handler: Handler | None, ctx: File
     """A project helper handed the caught exception, or post-processing another helper's
     result, writes part of the failure: a raise in its place would drop it (no fix here)."""
     return text_built_by_a_helper(value, handler.name if handler is not None else None, ctx, constructor=False)
+
+
+def _label_and_exception(message: cst.BaseExpression, ret: ReturnFact, value: cst.BaseExpression, ctx: FileContext) -> bool:
+    """`f"Error: {str(e)}"`, `str(e)`, `f"Tool error: {e}"` in `except ... as e:`: the caught
+    exception's text behind at most a label, nothing else of the author's (no hint a re-raise
+    would lose)."""
+    handler = ret.handler
+    if handler is None or not handler.name or not _raw_text(ret, value, ctx):
+        return False
+    if type(message) is cst.Call and dotted(message.func) == "str" and len(message.args) == 1:
+        return type(message.args[0].value) is cst.Name and message.args[0].value.value == handler.name
+    text = Message.read(message, lambda node: ctx.range(node).start.line, ctx.code)
+    if text is None:
+        return False
+    name = handler.name
+    text.remove(lambda node: any(type(n) is cst.Name and n.value == name for n in descendants(node)))
+    if any(isinstance(piece, Placeholder) for part in text.parts for piece in part.pieces):
+        return False
+    return _EXCEPTION_LABEL.fullmatch(text.words().strip(" :;,.-")) is not None
+
+
+# A label before an exception's text: "Error", "Tool error", "Unexpected error".
+_EXCEPTION_LABEL = lazy_compile(r"(?i)(?:[a-z]+\s+){0,2}(?:error|exception|failure)s?|")
 
 
 def _raw_text(ret, value: cst.BaseExpression, ctx: FileContext) -> bool:
