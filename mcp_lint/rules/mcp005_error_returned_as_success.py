@@ -1559,7 +1559,9 @@ def check_health() -> dict:
                 if handed is not None and payload.exception_to is None:
                     payload = replace(payload, exception_to=handed)
                 if handed is None:
-                    payload = replace(payload, caller_raises=_caller_raises(fn, param, ctx))
+                    # (Once per helper and position: every return of the mapper asks the same.)
+                    raises = ctx.per_node(f"caller-raises-{param}", fn.node, lambda: _caller_raises(fn, param, ctx))
+                    payload = replace(payload, caller_raises=raises)
                 yield replace(latent, param=param, param_failure=True, payload=payload)
 
     def _judged(
