@@ -317,3 +317,11 @@ def run_query(sql: str) -> str:
         return f"Error: {e}"
 """
     assert "        raise\n" not in fixed(source, PINNED_1X)
+
+
+def test_a_clause_that_no_longer_reads_its_exception_loses_the_name() -> None:
+    # `except Exception as e: raise` would leave `e` unused (ruff F841).
+    source = DISPATCHER.replace('        logger.error("Tool %s failed: %s", name, e)\n', "")
+    after = fixed(source, PINNED_1X)
+    assert after.endswith("    except Exception:\n        raise\n"), after
+    assert_fixes_to(source, after, PINNED_1X)

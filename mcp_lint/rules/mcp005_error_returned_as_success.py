@@ -64,6 +64,7 @@ from mcp_lint.rules.handler_fix import (
     never_raises,
     reports_an_empty_answer,
     raise_is_caught,
+    unused_binding,
     raises_own_text,
     reports_partial_success,
     text_built_by_a_helper,
@@ -554,6 +555,8 @@ class FailureValue(Payload):
     # function catches again, the text a label and the exception's: re-raising it sends the same
     # text with isError where the server forwards an exception's text as a result (mcp 1.x low level).
     rethrows: bool = False
+    # ... and the edit taking ` as e` out of the clause once nothing reads `e` (ruff F841).
+    unbound: tuple[Edit, ...] = ()
     # Known a failure only by the path it is written on (a failed check's branch), not by its
     # words: in a helper, the flow is the helper's only where a caller on a tool's path returns
     # it as it is; a caller that puts it into a failure value of its own is the flow's anchor.
@@ -1739,7 +1742,8 @@ def check_health() -> dict:
             verdict=verdict,
         )
         if not msg and message is not None and anchor is ret.node and _label_and_exception(message, ret, value, ctx) and not raise_is_caught(fn, anchor, ctx, "Exception"):
-            payload = replace(payload, rethrows=True)
+            unbound = unused_binding(ret.handler, [ret.node], "raise", ctx) if ret.handler is not None else None
+            payload = replace(payload, rethrows=True, unbound=(unbound,) if unbound is not None else ())
         if msg and left_unread(fn, anchor, msg, [], []):
             msg = ""  # a local of the author's would be left unread (F841), its text dropped
             payload = replace(payload, msg="")
@@ -1942,7 +1946,7 @@ def check_health() -> dict:
             # on every release (R({e}), no prefix): the same words, on the error channel. (The
             # text stays the exception's: MCP002's finding, not this one's.)
             start, end = payload.stmt
-            return FixSpec(Applicability.UNSAFE, "Re-raise the exception (the server sends its text with isError: true)", (Edit(start, end, "raise"),))
+            return FixSpec(Applicability.UNSAFE, "Re-raise the exception (the server sends its text with isError: true)", (Edit(start, end, "raise"), *payload.unbound))
         if not msg:
             return None
         if payload.siblings_apart and (is_status_tool(context.function) or any(is_status_tool(tool) for tool in context.tools)):
