@@ -670,9 +670,10 @@ left out of a message made from the name."""
 
 BULK_VALUE_WORDS = frozenset(
     "data body payload content contents text json params kwargs args request query sql options config "
-    "base64 b64 bytes blob encoded html xml csv yaml markdown".split()
+    "base64 b64 bytes blob encoded html xml csv yaml markdown prompt".split()
 )
-"""Words of values too big or too raw to put into a message: the operation's words say enough."""
+"""Words of values too big or too raw to put into a message: the operation's words say enough.
+(`prompt`: the model's whole free text, echoed back it says nothing of what failed; review 14 #24.)"""
 
 DECODING_CALLS = frozenset(
     "b64decode urlsafe_b64decode standard_b64decode decodebytes b32decode b16decode a85decode unhexlify fromhex "

@@ -170,18 +170,21 @@ def delete_event(calendar_id: str, event_id: str) -> dict:
 
 def test_an_api_clients_status_error_keeps_its_status() -> None:
     # 404 (a wrong id) and 403 (no access) ask for different next calls; the client's status
-    # error holds it where `raise_for_status()` errors hold theirs (one table of both).
+    # error holds it where `raise_for_status()` errors hold theirs (one table of both). Google's
+    # reason ("Invalid start time", "Not Found") is about the model's own values: it stays too
+    # (C2, review 14 #11).
     after = fixed(GOOGLE)
     assert (
         "    except HttpError as e:\n"
         "        logger.exception(\n"
-        '            "Failed to delete event (calendar_id: %s, event_id: %s, HTTP %s)",\n'
+        '            "Failed to delete event (calendar_id: %s, event_id: %s, HTTP %s: %s)",\n'
         "            calendar_id,\n"
         "            event_id,\n"
         "            e.resp.status,\n"
+        "            e.reason,\n"
         "        )\n"
         "        raise ToolError(\n"
-        '            f"Failed to delete event (calendar_id: {calendar_id}, event_id: {event_id}, HTTP {e.resp.status})"\n'
+        '            f"Failed to delete event (calendar_id: {calendar_id}, event_id: {event_id}, HTTP {e.resp.status}: {e.reason})"\n'
         "        ) from e\n"
     ) in after, after
     assert "type(e)" not in after

@@ -36,6 +36,9 @@ class _Library:
     broad: frozenset[str]
     # Modules of the package a `from` import may name the status class from.
     homes: tuple[str, ...]
+    # Where a caught instance holds the API's own reason about the request, apart from its
+    # body (`reason`: Google's "Invalid start time" about the model's own value; C2), if it does.
+    reason: str | None = None
 
     @property
     def status_names(self) -> frozenset[str]:
@@ -62,7 +65,7 @@ _LIBRARIES = (
     ),
     # API clients' own status errors: raised by any call of the client (no `raise_for_status()`
     # to see in the `try`), so only a clause catching them keeps their status (no broad classes).
-    _Library("googleapiclient", "HttpError", "resp.status", frozenset(), ("googleapiclient.errors",)),
+    _Library("googleapiclient", "HttpError", "resp.status", frozenset(), ("googleapiclient.errors",), reason="reason"),
     _Library("openai", "APIStatusError", "status_code", frozenset(), ("openai",)),
     _Library("anthropic", "APIStatusError", "status_code", frozenset(), ("anthropic",)),
     _Library("kubernetes", "ApiException", "status", frozenset(), ("kubernetes.client", "kubernetes.client.rest", "kubernetes.client.exceptions")),
@@ -73,12 +76,21 @@ _LIBRARIES = (
 def caught_status(handler: Handler) -> str | None:
     """`e.response.status_code` when the clause catches only a status error (`except
     httpx.HTTPStatusError as e:`): where its status is; None otherwise."""
+    library = _caught_library(handler)
+    return f"{handler.name}.{library.status}" if library is not None else None
+
+
+def _caught_reason(handler: Handler) -> str | None:
+    """`e.reason` when the clause catches only a status error that carries the API's reason
+    apart from its body (see _Library.reason); None otherwise."""
+    library = _caught_library(handler)
+    return f"{handler.name}.{library.reason}" if library is not None and library.reason else None
+
+
+def _caught_library(handler: Handler) -> _Library | None:
     if not handler.name or len(handler.caught) != 1:
         return None
-    for library in _LIBRARIES:
-        if handler.caught[0] in library.status_names:
-            return f"{handler.name}.{library.status}"
-    return None
+    return next((library for library in _LIBRARIES if handler.caught[0] in library.status_names), None)
 
 
 @dataclass(frozen=True)
@@ -157,12 +169,36 @@ def keep_caught_status(message: Message, handler: Handler) -> None:
     status = caught_status(handler)
     if status is not None and not _reads(message, _STATUS_READ):
         with_status(message, status)
+        reason = _caught_reason(handler)
+        if reason is not None and not _reads(message, _REASON_READ):
+            # The API's reason about the request ("(HTTP 400: Invalid start time)"): what the
+            # model corrects its own id or value by (C2; review 14 #11). Its text, not the body.
+            _after_placeholder(message, status, [Text(": ", True), Placeholder(reason)])
+
+
+def _after_placeholder(message: Message, source: str, pieces: list[Text | Placeholder]) -> None:
+    for part in message.parts:
+        for index, piece in enumerate(part.pieces):
+            if isinstance(piece, Placeholder) and piece.source == source:
+                part.pieces[index + 1 : index + 1] = pieces
+                return
 
 
 def with_status(message: Message, status: str) -> bool:
     """` (HTTP {status})` after the message, inside its last sentence, in place of a label that
     only said "HTTP error" (the status says more); False when it cannot go there."""
+    _drop_label_before_details(message)
     return _in_parentheses(message, "HTTP ", status, _HTTP_LABEL)
+
+
+def _drop_label_before_details(message: Message) -> None:
+    """"Could not generate image: HTTP error (style: {style})": the label said only what the
+    status now says, inside the same parentheses ("... (style: {style}, HTTP 422)"): it goes
+    (review 14 #24)."""
+    for part in message.parts:
+        for here, after in zip(part.pieces, part.pieces[1:]):
+            if isinstance(here, Text) and isinstance(after, Text) and after.raw.startswith(" (") and _STATUS_LABEL.search(here.raw):
+                here.raw = _STATUS_LABEL.sub("", here.raw)
 
 
 def keep_os_reason(message: Message, handler: Handler, file_io_only: bool = False) -> None:
@@ -334,7 +370,12 @@ _SENTENCE_END = lazy_compile(r"(?<!\.)[.!?](?=\s|$)")
 
 # A placeholder naming what the OS reported already (`{e.strerror}`, `{e.errno}`, `{type(e).__name__}`).
 _OS_REASON_READ = lazy_compile(r"strerror|errno|__name__|__class__")
+# A placeholder reading the API's reason already (`{e.reason}`, `{e._get_reason()}`).
+_REASON_READ = lazy_compile(r"reason")
 # A placeholder reading a status already (`{e.response.status_code}`, `{status}`).
 _STATUS_READ = lazy_compile(r"status|\.code\b")
+# A label that, once the text after it is gone, says only that a request failed: ": HTTP error",
+# ": calendar API error" (the status and reason after it say more).
+_STATUS_LABEL = lazy_compile(r"(?i)[:,;]\s*(?:[a-z0-9]+\s+)?(?:http|api)(?: status)? error$")
 # The label a message is left with when only the library's text followed it ("...: HTTP error").
 _HTTP_LABEL = lazy_compile(r"(?i)[:,;]?\s*http(?: status)? error$")

@@ -16,7 +16,7 @@ from mcp_lint.model.facts import FunctionFacts, ReturnFact
 from mcp_lint.model.message_text import find_exception_text, literal_text
 from mcp_lint.model.flow_steps import FlowStep, step_of, steps_between, store_of
 from mcp_lint.model.flow import condition_shape, helper_slots, keyword_slots, literal_items, names_read, names_read_outside_returns
-from mcp_lint.model.frameworks import ResultShape
+from mcp_lint.model.frameworks import Delivery, ResultShape
 from mcp_lint.model.names import dotted, last_name, unwrap_await
 from mcp_lint.model.summary import Latent, Payload
 from mcp_lint.model.walk import descendants
@@ -64,6 +64,7 @@ from mcp_lint.rules.handler_fix import (
     never_raises,
     reports_an_empty_answer,
     raise_is_caught,
+    unused_binding,
     raises_own_text,
     reports_partial_success,
     text_built_by_a_helper,
@@ -545,6 +546,17 @@ class FailureValue(Payload):
     # With error_slot: the item is an `except` clause's report of the caught exception that holds
     # the reply on success (_handler_item), not an item only failures fill.
     in_handler: bool = False
+    # A helper that maps a caught exception to the failure text its callers return (`return
+    # handle_error(e)`): (caller qualified, that return's span, the raise replacing it) for each
+    # such return of this module. Fixed in the callers (the mapper's hints kept whole, a resource
+    # calling it left alone): link_latent keeps those of the tools, when they are all of them.
+    caller_raises: tuple[tuple[str, Span, str], ...] = ()
+    # `return [TextContent(text=f"Error: {e}")]` in an `except ... as e:` that nothing of the
+    # function catches again, the text a label and the exception's: re-raising it sends the same
+    # text with isError where the server forwards an exception's text as a result (mcp 1.x low level).
+    rethrows: bool = False
+    # ... and the edit taking ` as e` out of the clause once nothing reads `e` (ruff F841).
+    unbound: tuple[Edit, ...] = ()
     # Known a failure only by the path it is written on (a failed check's branch), not by its
     # words: in a helper, the flow is the helper's only where a caller on a tool's path returns
     # it as it is; a caller that puts it into a failure value of its own is the flow's anchor.
@@ -1549,6 +1561,10 @@ def check_health() -> dict:
                 payload = replace(_failure(latent), msg="", own_failure=True)
                 if handed is not None and payload.exception_to is None:
                     payload = replace(payload, exception_to=handed)
+                if handed is None:
+                    # (Once per helper and position: every return of the mapper asks the same.)
+                    raises = ctx.per_node(f"caller-raises-{param}", fn.node, lambda: _caller_raises(fn, param, ctx))
+                    payload = replace(payload, caller_raises=raises)
                 yield replace(latent, param=param, param_failure=True, payload=payload)
 
     def _judged(
@@ -1725,6 +1741,9 @@ def check_health() -> dict:
             by_path=by_path,
             verdict=verdict,
         )
+        if not msg and message is not None and anchor is ret.node and _label_and_exception(message, ret, value, ctx) and not raise_is_caught(fn, anchor, ctx, "Exception"):
+            unbound = unused_binding(ret.handler, [ret.node], "raise", ctx) if ret.handler is not None else None
+            payload = replace(payload, rethrows=True, unbound=(unbound,) if unbound is not None else ())
         if msg and left_unread(fn, anchor, msg, [], []):
             msg = ""  # a local of the author's would be left unread (F841), its text dropped
             payload = replace(payload, msg="")
@@ -1826,6 +1845,9 @@ def check_health() -> dict:
             return None  # every caller sends it as the advice of its own failure report, reported there
         if payload.passed_from and _reported_at_source(payload.passed_from, self.code, project):
             return None  # the function that built the failure reports it: one finding per flow
+        if payload.caller_raises:
+            latent = replace(latent, payload=replace(payload, caller_raises=_tool_raises(function, payload.caller_raises, project, state)))
+            payload = _failure(latent)
         if payload.exception_to is not None and reported_down(payload.exception_to, self.code, project):
             return None  # built from the exception in the helper it is handed to, reported there
         if latent.built_by and _message_written_in(latent.built_by, self.code, project):
@@ -1912,6 +1934,19 @@ def check_health() -> dict:
     def _fix(self, latent: Latent, context: RenderContext) -> FixSpec | None:
         payload = _failure(latent)
         msg = payload.msg
+        if not msg and payload.caller_raises and toolerror_available(context):
+            # `return handle_error(e)` in each tool: `raise ToolError(handle_error(e)) from e`.
+            edits = tuple(Edit(start, end, raised) for _, (start, end), raised in payload.caller_raises)
+            shown = clip(payload.caller_raises[0][2].replace(PH_TOOL_ERROR, "ToolError"), 60).replace("raise", "Raise", 1)
+            where = "in the tool" if len(edits) == 1 else f"in each of the {len(edits)} tools"
+            # (No `raises`: the mapper itself still returns; its callers' clauses are not asked.)
+            return FixSpec(Applicability.UNSAFE, f"{shown} {where} instead", edits, ("ToolError",))
+        if not msg and payload.rethrows and context.lowlevel and context.framework.every(lambda row: row.unexpected_exception().delivery is Delivery.RESULT):
+            # The low-level server of mcp 1.x sends a raised exception's text as an error result
+            # on every release (R({e}), no prefix): the same words, on the error channel. (The
+            # text stays the exception's: MCP002's finding, not this one's.)
+            start, end = payload.stmt
+            return FixSpec(Applicability.UNSAFE, "Re-raise the exception (the server sends its text with isError: true)", (Edit(start, end, "raise"), *payload.unbound))
         if not msg:
             return None
         if payload.siblings_apart and (is_status_tool(context.function) or any(is_status_tool(tool) for tool in context.tools)):
@@ -2051,6 +2086,49 @@ def _pass_through_edits(inserts: tuple[tuple[int, str, str, str], ...]) -> tuple
         at = Location(row, 1)
         edits.append(Edit(at, at, f"{indent}except {PH_TOOL_ERROR}:\n{inner}raise\n"))
     return tuple(edits)
+
+
+def _caller_raises(helper: FunctionFacts, param: int, ctx: FileContext) -> tuple[tuple[str, Span, str], ...]:
+    """`return handle_error(e)` as the whole statement of an `except ... as e:` clause of a
+    function of this module, `e` handed at `param`, where a raise there escapes the function:
+    (caller, the return's span, `raise ToolError(handle_error(e)) from e`). The mapper stays a
+    str-returning function (other callers, a resource, read its text); only a caller's channel
+    changes, with every word the mapper writes (its hints) kept."""
+    name = helper.node.name.value
+    if f"{ctx.model.module}.{name}" != helper.qualname:
+        return ()  # a method (`self.handle_error(e)`) or a nested function: not followed here
+    found = []
+    for qualname, caller in ctx.model.functions.items():
+        if caller is helper:
+            continue
+        for ret in caller.returns:
+            handler, value = ret.handler, ret.node.value
+            if handler is None or not handler.name or value is None:
+                continue
+            call = unwrap_await(value)
+            if type(call) is not cst.Call or type(call.func) is not cst.Name or call.func.value != name or len(call.args) <= param:
+                continue
+            handed = call.args[param]
+            if handed.keyword is not None or handed.star or type(handed.value) is not cst.Name or handed.value.value != handler.name:
+                continue
+            if raise_is_caught(caller, ret.node, ctx):
+                continue  # the raise would be caught by the caller's own clause: not this simple rewrite
+            found.append((qualname, node_span(ctx, ret.node), f"raise {PH_TOOL_ERROR}({ctx.code(value).strip()}) from {handler.name}"))
+    return tuple(found)
+
+
+def _tool_raises(function: str, raises: tuple[tuple[str, Span, str], ...], project: LinkedProject, reached: object) -> tuple[tuple[str, Span, str], ...]:
+    """The rewrites of `_caller_raises` in the tools that return the mapper's text, when every
+    caller on a tool's path that returns it as it is gets one (a tool of another module, a
+    helper between, or a return of another shape would keep the failure: no fix then). Callers
+    off every tool's path (a resource, a prompt) keep their return."""
+    if not isinstance(reached, Mapping):
+        return ()
+    takers = {caller for caller, edge in project.callers_of(function) if caller in reached and edge.returned}
+    kept = tuple(row for row in raises if row[0] in takers)
+    if not takers or {row[0] for row in kept} != takers or not all(reached[caller].is_tool for caller in takers):
+        return ()
+    return kept
 
 
 def _failure(latent: Latent) -> FailureValue:
@@ -2390,6 +2468,29 @@ def _helper_writes(value: cst.BaseExpression, handler: Handler | None, ctx: File
     """A project helper handed the caught exception, or post-processing another helper's
     result, writes part of the failure: a raise in its place would drop it (no fix here)."""
     return text_built_by_a_helper(value, handler.name if handler is not None else None, ctx, constructor=False)
+
+
+def _label_and_exception(message: cst.BaseExpression, ret: ReturnFact, value: cst.BaseExpression, ctx: FileContext) -> bool:
+    """`f"Error: {str(e)}"`, `str(e)`, `f"Tool error: {e}"` in `except ... as e:`: the caught
+    exception's text behind at most a label, nothing else of the author's (no hint a re-raise
+    would lose)."""
+    handler = ret.handler
+    if handler is None or not handler.name or not _raw_text(ret, value, ctx):
+        return False
+    if type(message) is cst.Call and dotted(message.func) == "str" and len(message.args) == 1:
+        return type(message.args[0].value) is cst.Name and message.args[0].value.value == handler.name
+    text = Message.read(message, lambda node: ctx.range(node).start.line, ctx.code)
+    if text is None:
+        return False
+    name = handler.name
+    text.remove(lambda node: any(type(n) is cst.Name and n.value == name for n in descendants(node)))
+    if any(isinstance(piece, Placeholder) for part in text.parts for piece in part.pieces):
+        return False
+    return _EXCEPTION_LABEL.fullmatch(text.words().strip(" :;,.-")) is not None
+
+
+# A label before an exception's text: "Error", "Tool error", "Unexpected error".
+_EXCEPTION_LABEL = lazy_compile(r"(?i)(?:[a-z]+\s+){0,2}(?:error|exception|failure)s?|")
 
 
 def _raw_text(ret, value: cst.BaseExpression, ctx: FileContext) -> bool:

@@ -189,7 +189,9 @@ class Message:
             opener = " (" if position == 0 else ", "
             last.pieces.append(Text(f"{opener}{label}: ", True))
             last.pieces.append(Placeholder(expr))
-        last.pieces.append(Text(")" + stop, True))
+        # Further details (the status, the error's class) go inside these parentheses, not into
+        # a second pair beside them ("(page_id: {page_id}) (HTTP 404)").
+        last.pieces.append(Text(")" + stop, True, closes_details=True))
 
     def add_sentence(self, sentence: Message) -> bool:
         """`sentence` (the author's advice) after the message as the next sentence, in its own
