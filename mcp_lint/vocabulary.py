@@ -539,10 +539,21 @@ def is_status_tool(name: str) -> bool:
 
 # -- Names: error builders ------------------------------------------------------------------------
 
-ERROR_BUILDER_NAME = lazy_compile(r"(?:^|_)(?:fail|failed|failure|error|err)(?:_|$)", re.IGNORECASE)
+ERROR_BUILDER_WORDS_IN_OTHER_LANGUAGES = ("erro", "falha", "fallo", "falla", "erreur", "echec", "fehler")
+""""Error" and "failure" as words of an identifier in Portuguese (`erro`, `falha`), Spanish
+(`fallo`, `falla`; its "error" is the English word), French (`erreur`, `echec`, written without
+the accent in names) and German (`fehler`): a server written in its users' language names its
+failure constructor so (`_erro(mensagem)`, `resposta_falha(...)`, `fehler_antwort(text)`), as
+its error keys are (ERROR_KEY_IN_OTHER_LANGUAGES). Chinese and Japanese names are spelled in
+English or in pinyin/romaji, which no short word list covers."""
+
+ERROR_BUILDER_NAME = lazy_compile(
+    r"(?:^|_)(?:fail|failed|failure|error|err|" + "|".join(ERROR_BUILDER_WORDS_IN_OTHER_LANGUAGES) + r")(?:_|$)", re.IGNORECASE
+)
 """A project function named like an error builder: `_fail(msg)`, `error_envelope(...)`,
-`format_error_response(text)`, `make_error(...)`. A whole word of the name, not a part of one
-(`terror`, `errand`)."""
+`format_error_response(text)`, `make_error(...)`, and in other languages `_erro(mensagem)`,
+`fehler_antwort(text)`. A whole word of the name, not a part of one (`terror`, `errand`,
+`erroneous`, `falhar_depois`)."""
 
 NOT_AN_ERROR_BUILDER_NAME = lazy_compile(
     r"^_*(?:get|list|fetch|read|load|count|find|search|parse|query|show|collect|check|validate|has|is|clear|log|print|raise|throw)(?:_|$)",

@@ -240,6 +240,18 @@ SEARCHED: list[tuple[str, str, bool]] = [
     ("ERROR_BUILDER_NAME", "terror_level", False),  # "error" inside a word
     ("ERROR_BUILDER_NAME", "errand_list", False),
     ("ERROR_BUILDER_NAME", "failover", False),
+    # ... in the server's own language (ERROR_BUILDER_WORDS_IN_OTHER_LANGUAGES)
+    ("ERROR_BUILDER_NAME", "_erro", True),  # Portuguese
+    ("ERROR_BUILDER_NAME", "resposta_falha", True),
+    ("ERROR_BUILDER_NAME", "respuesta_fallo", True),  # Spanish
+    ("ERROR_BUILDER_NAME", "_erreur", True),  # French
+    ("ERROR_BUILDER_NAME", "reponse_echec", True),
+    ("ERROR_BUILDER_NAME", "fehler_antwort", True),  # German
+    ("ERROR_BUILDER_NAME", "_erros_corrigidos", False),  # a plural noun, not the builder word
+    ("ERROR_BUILDER_NAME", "ferro_status", False),  # "erro" inside a word
+    ("ERROR_BUILDER_NAME", "falhar_depois", False),  # a verb built on the word
+    ("ERROR_BUILDER_NAME", "fehlerfrei", False),  # "fehler" inside a word
+    ("ERROR_BUILDER_NAME", "fallback_value", False),
     ("NOT_AN_ERROR_BUILDER_NAME", "get_last_error", True),
     ("NOT_AN_ERROR_BUILDER_NAME", "is_error", True),
     ("NOT_AN_ERROR_BUILDER_NAME", "_raise_error", True),
@@ -438,6 +450,11 @@ WORDS: list[tuple[str, str, bool]] = [
     ("ERROR_KEY_IN_OTHER_LANGUAGES", "erro", True),
     ("ERROR_KEY_IN_OTHER_LANGUAGES", "remarque", False),
     ("ERROR_KEY_IN_OTHER_LANGUAGES", "error", False),  # English (and Spanish): ERROR_KEYS' own
+    ("ERROR_BUILDER_WORDS_IN_OTHER_LANGUAGES", "erro", True),
+    ("ERROR_BUILDER_WORDS_IN_OTHER_LANGUAGES", "fehler", True),
+    ("ERROR_BUILDER_WORDS_IN_OTHER_LANGUAGES", "echec", True),  # unaccented, as in names
+    ("ERROR_BUILDER_WORDS_IN_OTHER_LANGUAGES", "error", False),  # English (and Spanish): ERROR_BUILDER_NAME's own
+    ("ERROR_BUILDER_WORDS_IN_OTHER_LANGUAGES", "aviso", False),
     ("ERROR_KEYS", "error_code", False),
     ("ERROR_KEYS", "message", False),
     ("SUCCESS_KEYS", "ok", True),
