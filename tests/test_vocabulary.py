@@ -40,6 +40,18 @@ SEARCHED: list[tuple[str, str, bool]] = [
     ("FAILURE_IN_OTHER_LANGUAGES", "Ошибка: диск заполнен", True),
     ("FAILURE_IN_OTHER_LANGUAGES", "Заметка сохранена", False),
     ("FAILURE_IN_OTHER_LANGUAGES", "Ошибках нет", False),  # an inflection of "error" is no failure word here
+    # A prerequisite stated, then the argument asked for in the next sentence.
+    ("MISSING_PREREQUISITE_WORDING", "Task requires a project. Please specify project_name.", True),
+    ("MISSING_PREREQUISITE_WORDING", "A label needs a colour; provide colour as #rrggbb", True),
+    ("MISSING_PREREQUISITE_WORDING", "La tarea requiere un proyecto. Por favor, indique el proyecto.", True),
+    ("MISSING_PREREQUISITE_WORDING", "A tarefa requer um projeto. Informe o projeto.", True),
+    ("MISSING_PREREQUISITE_WORDING", "Die Aufgabe erfordert ein Projekt. Bitte geben Sie das Projekt an.", True),
+    ("MISSING_PREREQUISITE_WORDING", "La tâche nécessite un projet. Veuillez indiquer le projet.", True),
+    ("MISSING_PREREQUISITE_WORDING", "任务需要项目，请指定项目名称", True),
+    ("MISSING_PREREQUISITE_WORDING", "プロジェクトが必要です。プロジェクト名を指定してください", True),
+    ("MISSING_PREREQUISITE_WORDING", "The change requires a restart to take effect.", False),  # a description
+    ("MISSING_PREREQUISITE_WORDING", "Saved. Please provide feedback any time.", False),  # a request alone
+    ("MISSING_PREREQUISITE_WORDING", "Requires a project: yes", False),
     # Refusals and the no-op look-alike.
     ("REFUSAL_WORDING", "Pass ids or a role — refusing to empty the group", True),
     ("REFUSAL_WORDING", "The two ids are the same — nothing to do.", True),
@@ -618,7 +630,7 @@ def test_service_role_suffix(class_name: str, expected: str) -> None:
 
 @pytest.mark.parametrize(
     "text",
-    ["No hay ninguna conexión activa.", "Zugriff verweigert", "服务返回格式异常", "'x1' ne ressemble pas à un identifiant"],
+    ["No hay ninguna conexión activa.", "Zugriff verweigert", "服务返回格式异常", "'x1' ne ressemble pas à un identifiant", "A task requires a project. Please specify project."],
 )
 def test_unmet_need_wording_is_failure_text(text: str) -> None:
     """Each class of UNMET_NEED_WORDING makes a short message a failure (rules.text.is_failure_text)."""
