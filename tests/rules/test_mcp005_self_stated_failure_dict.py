@@ -100,3 +100,41 @@ def list_shelves() -> dict:
     return envelope(True, None)
 """
     )
+
+
+def test_a_refusal_that_rewords_the_name_it_is_handed_is_still_built_here() -> None:
+    # `group.upper()` rewords the text handed in: the helper writes its message, it does not
+    # describe a failure record its callers found (no caller hands one in).
+    check(
+        """\
+import os
+
+from mcp.server.fastmcp import FastMCP
+
+mcp = FastMCP("shelves")
+GATES = {"write": "WRITES"}
+
+
+def group_disabled(group: str) -> dict:
+    variable = GATES.get(group, f"ENABLE_{group.upper()}")
+    return {  # expect: MCP005
+        "ok": False,
+        "error": {"kind": "disabled", "message": f"Group '{group}' is off. Set {variable}=1."},
+    }
+
+
+def check_group(group: str) -> dict | None:
+    if not os.environ.get(GATES.get(group, "")):
+        return group_disabled(group)
+    return None
+
+
+@mcp.tool()
+def add_shelf(name: str) -> dict:
+    \"\"\"Add a shelf.\"\"\"
+    refused = check_group("write")
+    if refused:
+        return refused
+    return {"ok": True, "name": name}
+"""
+    )
