@@ -103,9 +103,26 @@ MALFORMED_VALUE_WORDING = lazy_compile(
 parece un identificador", "不是有效的ID"): the model must send another value. In the six
 languages (and Russian)."""
 
-UNMET_NEED_WORDING = (NOT_CONNECTED_WORDING, NO_PERMISSION_WORDING, UNEXPECTED_REPLY_WORDING, MALFORMED_VALUE_WORDING)
+MISSING_PREREQUISITE_WORDING = lazy_compile(
+    r"\b(?:requires|needs)\s+(?:an?|the)\s+[^.!?;\n]{1,40}[.!;]\s+(?:please,?\s+)?(?:specify|provide|supply|pass|set|give|include)\b"
+    r"|\b(?:requiere|necesita)\s+(?:una?|el|la)\s+[^.!?;\n]{1,40}[.!;]\s+(?:por\s+favor,?\s+)?(?:especifique|indique|proporcione|especifica|indica)\b"
+    r"|\b(?:requer|exige|precisa\s+de)\s+(?:uma?|o|a)\s+[^.!?;\n]{1,40}[.!;]\s+(?:por\s+favor,?\s+)?(?:informe|especifique|indique|forneça)\b"
+    r"|\b(?:erfordert|benötigt|braucht)\s+(?:eine?[nmrs]?|den|die|das)\s+[^.!?;\n]{1,40}[.!;]\s+bitte\s+(?:geben\s+sie|gib)\b"
+    r"|\b(?:nécessite|requiert|exige)\s+(?:une?|le|la|l')\s*[^.!?;\n]{1,40}[.!;]\s+veuillez\s+(?:indiquer|préciser|fournir|spécifier)\b"
+    r"|(?:需要|必须|必須)[^。！；\n]{1,30}[。！；，,]\s*(?:请|請)(?:提供|指定|输入|輸入)"
+    r"|が必要です。[^。\n]{0,30}(?:を)?指定してください",
+    re.IGNORECASE,
+)
+"""A call refused because an argument it needs came without another ("Task requires a project.
+Please specify project_name.", "La tarea requiere un proyecto. Indique el proyecto."): a stated
+prerequisite, then the request for the argument that supplies it, in the second sentence where
+ARGUMENT_REQUEST (which matches at the start) does not look. Both halves are needed: "requires
+a restart" alone describes, and a request alone may be a step of a dialogue. In the six
+languages."""
+
+UNMET_NEED_WORDING = (NOT_CONNECTED_WORDING, NO_PERMISSION_WORDING, UNEXPECTED_REPLY_WORDING, MALFORMED_VALUE_WORDING, MISSING_PREREQUISITE_WORDING)
 """Failure wording that names what the call lacked (a connection, a permission, a usable
-answer, a well-formed argument) rather than saying "failed": each a failure anywhere in a short
+answer, a well-formed argument, a prerequisite argument) rather than saying "failed": each a failure anywhere in a short
 message returned on a failure path."""
 
 TIMED_OUT = r"timed\s+out\b(?!\s+(?:until\b|for\s+(?:\{\}|\d+|an?|one)\s*(?:sec|min|hour|day|week|h\b|m\b|s\b|d\b)))"
@@ -539,10 +556,21 @@ def is_status_tool(name: str) -> bool:
 
 # -- Names: error builders ------------------------------------------------------------------------
 
-ERROR_BUILDER_NAME = lazy_compile(r"(?:^|_)(?:fail|failed|failure|error|err)(?:_|$)", re.IGNORECASE)
+ERROR_BUILDER_WORDS_IN_OTHER_LANGUAGES = ("erro", "falha", "fallo", "falla", "erreur", "echec", "fehler")
+""""Error" and "failure" as words of an identifier in Portuguese (`erro`, `falha`), Spanish
+(`fallo`, `falla`; its "error" is the English word), French (`erreur`, `echec`, written without
+the accent in names) and German (`fehler`): a server written in its users' language names its
+failure constructor so (`_erro(mensagem)`, `resposta_falha(...)`, `fehler_antwort(text)`), as
+its error keys are (ERROR_KEY_IN_OTHER_LANGUAGES). Chinese and Japanese names are spelled in
+English or in pinyin/romaji, which no short word list covers."""
+
+ERROR_BUILDER_NAME = lazy_compile(
+    r"(?:^|_)(?:fail|failed|failure|error|err|" + "|".join(ERROR_BUILDER_WORDS_IN_OTHER_LANGUAGES) + r")(?:_|$)", re.IGNORECASE
+)
 """A project function named like an error builder: `_fail(msg)`, `error_envelope(...)`,
-`format_error_response(text)`, `make_error(...)`. A whole word of the name, not a part of one
-(`terror`, `errand`)."""
+`format_error_response(text)`, `make_error(...)`, and in other languages `_erro(mensagem)`,
+`fehler_antwort(text)`. A whole word of the name, not a part of one (`terror`, `errand`,
+`erroneous`, `falhar_depois`)."""
 
 NOT_AN_ERROR_BUILDER_NAME = lazy_compile(
     r"^_*(?:get|list|fetch|read|load|count|find|search|parse|query|show|collect|check|validate|has|is|clear|log|print|raise|throw)(?:_|$)",

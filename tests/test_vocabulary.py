@@ -40,6 +40,18 @@ SEARCHED: list[tuple[str, str, bool]] = [
     ("FAILURE_IN_OTHER_LANGUAGES", "Ошибка: диск заполнен", True),
     ("FAILURE_IN_OTHER_LANGUAGES", "Заметка сохранена", False),
     ("FAILURE_IN_OTHER_LANGUAGES", "Ошибках нет", False),  # an inflection of "error" is no failure word here
+    # A prerequisite stated, then the argument asked for in the next sentence.
+    ("MISSING_PREREQUISITE_WORDING", "Task requires a project. Please specify project_name.", True),
+    ("MISSING_PREREQUISITE_WORDING", "A label needs a colour; provide colour as #rrggbb", True),
+    ("MISSING_PREREQUISITE_WORDING", "La tarea requiere un proyecto. Por favor, indique el proyecto.", True),
+    ("MISSING_PREREQUISITE_WORDING", "A tarefa requer um projeto. Informe o projeto.", True),
+    ("MISSING_PREREQUISITE_WORDING", "Die Aufgabe erfordert ein Projekt. Bitte geben Sie das Projekt an.", True),
+    ("MISSING_PREREQUISITE_WORDING", "La tâche nécessite un projet. Veuillez indiquer le projet.", True),
+    ("MISSING_PREREQUISITE_WORDING", "任务需要项目，请指定项目名称", True),
+    ("MISSING_PREREQUISITE_WORDING", "プロジェクトが必要です。プロジェクト名を指定してください", True),
+    ("MISSING_PREREQUISITE_WORDING", "The change requires a restart to take effect.", False),  # a description
+    ("MISSING_PREREQUISITE_WORDING", "Saved. Please provide feedback any time.", False),  # a request alone
+    ("MISSING_PREREQUISITE_WORDING", "Requires a project: yes", False),
     # Refusals and the no-op look-alike.
     ("REFUSAL_WORDING", "Pass ids or a role — refusing to empty the group", True),
     ("REFUSAL_WORDING", "The two ids are the same — nothing to do.", True),
@@ -240,6 +252,18 @@ SEARCHED: list[tuple[str, str, bool]] = [
     ("ERROR_BUILDER_NAME", "terror_level", False),  # "error" inside a word
     ("ERROR_BUILDER_NAME", "errand_list", False),
     ("ERROR_BUILDER_NAME", "failover", False),
+    # ... in the server's own language (ERROR_BUILDER_WORDS_IN_OTHER_LANGUAGES)
+    ("ERROR_BUILDER_NAME", "_erro", True),  # Portuguese
+    ("ERROR_BUILDER_NAME", "resposta_falha", True),
+    ("ERROR_BUILDER_NAME", "respuesta_fallo", True),  # Spanish
+    ("ERROR_BUILDER_NAME", "_erreur", True),  # French
+    ("ERROR_BUILDER_NAME", "reponse_echec", True),
+    ("ERROR_BUILDER_NAME", "fehler_antwort", True),  # German
+    ("ERROR_BUILDER_NAME", "_erros_corrigidos", False),  # a plural noun, not the builder word
+    ("ERROR_BUILDER_NAME", "ferro_status", False),  # "erro" inside a word
+    ("ERROR_BUILDER_NAME", "falhar_depois", False),  # a verb built on the word
+    ("ERROR_BUILDER_NAME", "fehlerfrei", False),  # "fehler" inside a word
+    ("ERROR_BUILDER_NAME", "fallback_value", False),
     ("NOT_AN_ERROR_BUILDER_NAME", "get_last_error", True),
     ("NOT_AN_ERROR_BUILDER_NAME", "is_error", True),
     ("NOT_AN_ERROR_BUILDER_NAME", "_raise_error", True),
@@ -438,6 +462,11 @@ WORDS: list[tuple[str, str, bool]] = [
     ("ERROR_KEY_IN_OTHER_LANGUAGES", "erro", True),
     ("ERROR_KEY_IN_OTHER_LANGUAGES", "remarque", False),
     ("ERROR_KEY_IN_OTHER_LANGUAGES", "error", False),  # English (and Spanish): ERROR_KEYS' own
+    ("ERROR_BUILDER_WORDS_IN_OTHER_LANGUAGES", "erro", True),
+    ("ERROR_BUILDER_WORDS_IN_OTHER_LANGUAGES", "fehler", True),
+    ("ERROR_BUILDER_WORDS_IN_OTHER_LANGUAGES", "echec", True),  # unaccented, as in names
+    ("ERROR_BUILDER_WORDS_IN_OTHER_LANGUAGES", "error", False),  # English (and Spanish): ERROR_BUILDER_NAME's own
+    ("ERROR_BUILDER_WORDS_IN_OTHER_LANGUAGES", "aviso", False),
     ("ERROR_KEYS", "error_code", False),
     ("ERROR_KEYS", "message", False),
     ("SUCCESS_KEYS", "ok", True),
@@ -601,7 +630,7 @@ def test_service_role_suffix(class_name: str, expected: str) -> None:
 
 @pytest.mark.parametrize(
     "text",
-    ["No hay ninguna conexión activa.", "Zugriff verweigert", "服务返回格式异常", "'x1' ne ressemble pas à un identifiant"],
+    ["No hay ninguna conexión activa.", "Zugriff verweigert", "服务返回格式异常", "'x1' ne ressemble pas à un identifiant", "A task requires a project. Please specify project."],
 )
 def test_unmet_need_wording_is_failure_text(text: str) -> None:
     """Each class of UNMET_NEED_WORDING makes a short message a failure (rules.text.is_failure_text)."""

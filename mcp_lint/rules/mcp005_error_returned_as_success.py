@@ -955,13 +955,27 @@ def _leading_call(value: cst.BaseExpression, fn: FunctionFacts) -> cst.Call | No
 
 
 def _read_in_parts(body: cst.CSTNode) -> set[str]:
-    """The names whose items or fields `body` reads (`r["message"]`, `r.get("status")`, `r.code`)."""
+    """The names whose items or fields `body` reads (`r["message"]`, `r.get("status")`, `r.code`).
+    Not a text reworded by its own method (`group.upper()` of a name handed in): that value is
+    words the function puts in its message, not a record of a failure it describes."""
+    nodes = list(descendants(body, into_scopes=False))
+    reworded = {
+        id(node.func) for node in nodes if type(node) is cst.Call and type(node.func) is cst.Attribute and node.func.attr.value in _TEXT_METHODS
+    }
     out: set[str] = set()
-    for node in descendants(body, into_scopes=False):
+    for node in nodes:
+        if id(node) in reworded:
+            continue
         holder = node.value if type(node) in (cst.Subscript, cst.Attribute) else None
         if type(holder) is cst.Name:
             out.add(holder.value)
     return out
+
+
+# Methods that only reword a text (its case, its padding, its pieces).
+_TEXT_METHODS = frozenset(
+    "upper lower title capitalize casefold strip lstrip rstrip replace zfill ljust rjust center split rsplit splitlines".split()
+)
 
 
 def _tests_a_failed_reply(fn: FunctionFacts, ctx: FileContext, conditions: tuple[cst.BaseExpression, ...]) -> bool:

@@ -228,6 +228,15 @@ def sent_value(facts: FunctionFacts, expr: cst.BaseExpression) -> cst.BaseExpres
     return value
 
 
+def _says_it_failed(items: dict[str, cst.BaseExpression]) -> bool:
+    """Does a dict state its failure by a literal beside its error item: a success flag written
+    `False` (`"ok": False`) or a failure status word (`"status": "error"`)?"""
+    if any(type(items.get(k)) is cst.Name and items[k].value == "False" for k in SUCCESS_KEYS):  # type: ignore[attr-defined]
+        return True
+    status = items.get("status")
+    return type(status) is cst.SimpleString and str(status.evaluated_value).lower() in FAILED_STATUSES
+
+
 def error_dict_message(items: dict[str, cst.BaseExpression]) -> tuple[str, cst.BaseExpression | None] | None:
     """(why it is an error dict, the message expression) or None."""
     for key in ERROR_KEYS:
@@ -744,9 +753,11 @@ def _classify_return(value: cst.BaseExpression, ctx: FileContext, conditional: b
             return None
         if shared is not None:
             found = (found[0], None)
-        if not conditional and (found[1] is None or literal_text(found[1]) is None):
+        if not conditional and (found[1] is None or literal_text(found[1]) is None) and not _says_it_failed(items):
             # `return {"result": data, "error": err}` outside any failure branch is an envelope
-            # whose error slot may well be None: not a failure we can see.
+            # whose error slot may well be None: not a failure we can see. Unless the dict says
+            # so itself: `{"ok": False, "error": {"type": ..., "message": ...}}` built whole by a
+            # refusal helper is a failure whatever calls it.
             return None
         return "dict", found[0], found[1]
     if type(value) in (cst.List, cst.Tuple) and len(value.elements) == 1:
