@@ -2388,31 +2388,15 @@ _NOT_ACRONYMS = frozenset(
 def spelled(text: str, ctx: FileContext) -> str:
     """`text` (words from code names, lower case) with each word the module writes as an
     acronym elsewhere (a docstring's "S3 buckets", a string's "EKS") spelled that way."""
-    words = text.split(" ")
     spellings = ctx.memo.get("acronyms")
     if not isinstance(spellings, dict):
-        # An acronym is a whole word, so one the strings and comments write is one the module's
-        # text writes: tokenizing for them (the cost) is needed only when a word of `text` is
-        # among the acronyms of the whole text, code included.
-        anywhere = ctx.memo.get("acronyms anywhere")
-        if not isinstance(anywhere, frozenset):
-            anywhere = frozenset(word.lower() for word in _acronyms("\n".join(ctx.lines)))
-            ctx.memo["acronyms anywhere"] = anywhere
-        if not any(w in anywhere for w in words if w.islower()):
-            return text
         spellings = {}
-        for word in _acronyms(_prose(ctx.lines)):
-            spellings.setdefault(word.lower(), word)
+        for match in _ACRONYM.finditer(_prose(ctx.lines)):
+            word = match.group(0)
+            if sum(c.isupper() or c.isdigit() for c in word) >= 2 and word[0].isupper() and word.lower() not in _NOT_ACRONYMS:
+                spellings.setdefault(word.lower(), word)
         ctx.memo["acronyms"] = spellings
-    return " ".join(spellings.get(w, w) if w.islower() else w for w in words)
-
-
-def _acronyms(text: str) -> Iterator[str]:
-    """The acronyms `text` writes, in order ("S3", "EKS"; not "Error" or "ORDER")."""
-    for match in _ACRONYM.finditer(text):
-        word = match.group(0)
-        if sum(c.isupper() or c.isdigit() for c in word) >= 2 and word[0].isupper() and word.lower() not in _NOT_ACRONYMS:
-            yield word
+    return " ".join(spellings.get(w, w) if w.islower() else w for w in text.split(" "))
 
 
 def _prose(lines: list[str]) -> str:
