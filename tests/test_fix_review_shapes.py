@@ -932,6 +932,46 @@ def test_what_failed_is_named_from_the_method_with_the_modules_acronyms(project:
     ) in fixed, fixed
 
 
+def test_an_acronym_the_module_spells_only_in_code_names_is_not_used(project: Path) -> None:
+    # "EKS" appears in a class name and a constant, never in a string or comment: the words
+    # people read are the ones followed, so the method's words stay as the code writes them.
+    write(
+        project / "cloud" / "server.py",
+        '''\
+        import logging
+
+        from mcp.server.fastmcp import FastMCP
+
+        mcp = FastMCP("cloud")
+        logger = logging.getLogger(__name__)
+        EKS = 1
+
+
+        class EKSClusterHandler:
+            def manage_eks_clusters(self, name: str) -> str:
+                try:
+                    return self.client.describe(name)
+                except Exception as e:
+                    return f"Error: {e}"
+
+
+        HANDLER = EKSClusterHandler()
+
+
+        @mcp.tool()
+        def manage(name: str) -> str:
+            return HANDLER.manage_eks_clusters(name)
+        ''',
+    )
+    fix()
+    fixed = (project / "cloud" / "server.py").read_text()
+    assert (
+        "        except Exception as e:\n"
+        '            logger.exception("Manage eks clusters failed")\n'
+        '            raise ToolError("Manage eks clusters failed") from e\n'
+    ) in fixed, fixed
+
+
 def test_a_file_with_imports_in_one_block_gets_the_new_one_in_its_alphabetical_place(project: Path) -> None:
     # Plain imports first, then `from`s, all alphabetical, no blank line between stdlib and third
     # party, two blank lines after (isort's no_sections layout, kept by hand without a config):
