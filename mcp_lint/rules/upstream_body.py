@@ -18,7 +18,7 @@ from mcp_lint.model.names import dotted, last_name, root_of, unwrap_await
 from mcp_lint.model.walk import descendants
 from mcp_lint.rules.base import FileContext
 from mcp_lint.rules.exception_text import decoded_response, decodes_a_reply, leaving_tests, response_slots, upstream_body
-from mcp_lint.vocabulary import FAILURE_STATUS_WORDS, REPLY_ERROR_FIELDS, REPLY_STATUS_FIELDS, REPLY_SUCCESS_FLAGS, SUCCESS_STATUS_WORDS
+from mcp_lint.vocabulary import FAILURE_STATUS_WORDS, REPLY_CODE_FIELDS, REPLY_ERROR_FIELDS, REPLY_STATUS_FIELDS, REPLY_SUCCESS_FLAGS, SUCCESS_STATUS_WORDS
 
 
 _CONTAINER_STORES = frozenset({"append", "extend", "insert", "add", "update", "setdefault"})
@@ -234,6 +234,8 @@ def reply_failure_test(cond: cst.BaseExpression) -> str | None:
         read = _field_read(cond.left)
         if read is not None and read[1] in REPLY_ERROR_FIELDS and type(operator) is cst.IsNot and dotted(right) == "None":
             return read[0]  # `data["error"] is not None`: the reply carries an error
+        if read is not None and read[1] in REPLY_CODE_FIELDS and type(operator) is cst.NotEqual and type(right) is cst.Integer and right.value == "0":
+            return read[0]  # `data.get("errcode", 0) != 0`: a non-zero outcome code
         if read is None or read[1] not in REPLY_STATUS_FIELDS | REPLY_SUCCESS_FLAGS or type(right) not in (cst.SimpleString, cst.Name):
             return None
         word = right.evaluated_value if type(right) is cst.SimpleString else right.value
