@@ -461,6 +461,10 @@ REPLY_STATUS_FIELDS = frozenset({"status", "state", "result"})
 REPLY_ERROR_FIELDS = frozenset({"error", "errors", "error_message", "err", *ERROR_KEY_IN_OTHER_LANGUAGES})
 """Fields of an upstream JSON reply that hold its error text (`data["error"]`) in a 200 reply."""
 
+REPLY_CODE_FIELDS = frozenset({"errcode", "err_code", "error_code", "errno", "retcode", "ret_code", "code"})
+"""Fields of an upstream JSON reply holding a numeric outcome code, 0 on success (`data.get("errcode",
+0) != 0` says the call failed, even in a 200 reply)."""
+
 # -- Names: lookup vs listing ---------------------------------------------------------------------
 
 LOOKUP_NAME = lazy_compile(

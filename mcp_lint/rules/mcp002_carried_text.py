@@ -128,9 +128,10 @@ class CarriedText:
             if raw_text(latent).constructed_keywords:
                 positions = (*positions, *self._keyword_positions(constructed[0], raw_text(latent).constructed_keywords))
             given = self.carriers.given_to_message(constructed[0], positions)
-            if given is False or (given is None and latent.variant.endswith("-body")):
+            if given is False or (given is None and latent.variant.endswith("-body") and not self.carriers.takes_builtin_init(constructed[0])):
                 # `raise ApiError(exc)` whose `__init__` keeps `exc` out of the message, or a
-                # response handed to a class not known to read its body into it.
+                # response handed to a class not known to read its body into it (a class taking
+                # a builtin exception's `__init__` is known: its arguments are its message).
                 return None
         if raw_text(latent).tool_args_only and not reach.is_tool and self._fed_by_tools(function, raw_text(latent).parsed_params):
             return None  # a parse error of what a tool's arguments hand this helper: the model's own input

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from typing import Mapping
 
+from mcp_lint.linking.names import BUILTIN_EXCEPTIONS
 from mcp_lint.model.message_params import message_takes
 from mcp_lint.model.summary import FunctionSummary
 from mcp_lint.rules.base import LinkedProject, Reach
@@ -45,6 +46,17 @@ class Carriers:
         """Does the `__init__` of project class `cls` put the text of the constructor arguments
         at `positions` into the exception's message (model.message_params.message_takes)?"""
         return message_takes(self.project.class_ancestors(cls) or (cls,), self._init_of, positions)
+
+    def takes_builtin_init(self, cls: str) -> bool:
+        """Does the project class `cls` take a builtin exception's `__init__` (`class
+        ApiError(Exception): pass`): no project class on the way defines one and its bases from
+        outside the project are builtin exceptions, so the constructor's arguments are the
+        message (a library base's `__init__` may word it otherwise: not known)."""
+        ancestors = self.project.class_ancestors(cls) or (cls,)
+        outside = [qual for qual in ancestors if not self.project.is_project_class(qual)]
+        if not outside or any(self._init_of(qual) is not None for qual in ancestors if qual not in outside):
+            return False
+        return all(qual.rpartition(".")[2] in BUILTIN_EXCEPTIONS and not self.project.is_reexported_from_outside(qual) for qual in outside)
 
     def _init_of(self, cls: str) -> FunctionSummary | None:
         """The `__init__` the project class `cls` defines itself, None when it defines none."""

@@ -1001,7 +1001,7 @@ async def get_forecast(city: str) -> str:
         for position, argument in enumerate(call.args):
             if argument.star:
                 continue
-            found = _body_through_locals(argument.value, {param}, fn, ctx)
+            found = _body_through_locals(argument.value, {param}, fn, ctx, describers=True)
             if found is None:
                 continue
             body = body or found
@@ -1011,7 +1011,9 @@ async def get_forecast(city: str) -> str:
                 keywords.append(argument.keyword.value)
         if body is None:
             return None
-        latent = self._body_latent(ctx, node, value, "return", body, body_param=index)
+        taking = _taking_store(fn, call, body)
+        at, sent = (taking.statement, taking.value) if taking is not None else (node, value)
+        latent = self._body_latent(ctx, at, sent, "return", body, body_param=index)
         payload = replace(
             raw_text(latent),
             factory=last_name(qual),
@@ -2019,6 +2021,22 @@ def _constructed_here(fn: FunctionFacts, value: cst.BaseExpression, ctx: FileCon
         return built, f"{ctx.model.module}.{fn.class_name}" if ctx.model.module else fn.class_name
     qual = project_class(built.func, ctx) if last_name(dotted(built.func) or "")[:1].isupper() else None
     return (built, qual) if qual else None
+
+
+def _taking_store(fn: FunctionFacts, call: cst.Call, body: cst.CSTNode) -> Store | None:
+    """The store that puts the body into the local the constructor `call` is handed (`detail =
+    describe(resp)`, then one `return ApiError(f"...: {detail}")` per status): the flow's one
+    statement taking the foreign text, whichever return sends it. None where `call` holds it."""
+    if fn.value_flow is None or any(n is body for n in descendants(call)):
+        return None
+    stores = fn.value_flow.follow(call)[1]
+    store = next((s for s in stores if s.statement is not None and any(n is body for n in (s.value, *descendants(s.value)))), None)
+    if store is None or "." in store.key:
+        return None
+    # Only where the local is sent by more than one return (one per status): with one, that
+    # return is the flow's one statement and stays where it is reported.
+    sending = [r for r in fn.returns if r.node.value is not None and any(type(n) is cst.Name and n.value == store.key for n in descendants(r.node.value))]
+    return store if len(sending) > 1 else None
 
 
 def _message_values(fn: FunctionFacts, call: cst.Call) -> Iterator[cst.BaseExpression]:

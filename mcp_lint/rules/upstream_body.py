@@ -18,7 +18,7 @@ from mcp_lint.model.names import dotted, last_name, root_of, unwrap_await
 from mcp_lint.model.walk import descendants
 from mcp_lint.rules.base import FileContext
 from mcp_lint.rules.exception_text import decoded_response, decodes_a_reply, leaving_tests, response_slots, upstream_body
-from mcp_lint.vocabulary import FAILURE_STATUS_WORDS, REPLY_ERROR_FIELDS, REPLY_STATUS_FIELDS, REPLY_SUCCESS_FLAGS, SUCCESS_STATUS_WORDS
+from mcp_lint.vocabulary import FAILURE_STATUS_WORDS, REPLY_CODE_FIELDS, REPLY_ERROR_FIELDS, REPLY_STATUS_FIELDS, REPLY_SUCCESS_FLAGS, SUCCESS_STATUS_WORDS
 
 
 _CONTAINER_STORES = frozenset({"append", "extend", "insert", "add", "update", "setdefault"})
@@ -45,11 +45,18 @@ def _assigned_values(fn: FunctionFacts) -> dict[str, list[cst.BaseExpression]]:
     return known
 
 
-def body_through_locals(value: cst.CSTNode, bases: set[str], fn: FunctionFacts, ctx: FileContext) -> cst.CSTNode | None:
+def body_through_locals(
+    value: cst.CSTNode, bases: set[str], fn: FunctionFacts, ctx: FileContext, depth: int = 0, describers: bool = False
+) -> cst.CSTNode | None:
     """The failed response's body in `value`, or in a local it reads that some assignment of the
     function fills from it (`detail = resp.text or resp.reason_phrase`; `raise ApiError(detail)`),
-    nearest locals first, three deep."""
-    found = upstream_body(value, bases) or _reply_field(value, bases)
+    nearest locals first, three deep; also through a function of the module handed the response
+    that returns its body (`detail = _detail_of(resp)`, one level)."""
+    # A describer is asked only for a factory's constructor (`describers`): where the function
+    # sends the text itself, the describer is reported in its own body when the response it is
+    # handed was found failed (one flow).
+    describe = describers and depth == 0
+    found = upstream_body(value, bases) or _reply_field(value, bases) or (_describer_call(value, bases, ctx) if describe else None)
     if found is not None:
         return found
     assigned = _local_values(fn, ctx)
@@ -68,7 +75,7 @@ def body_through_locals(value: cst.CSTNode, bases: set[str], fn: FunctionFacts, 
                 sources = assigned[name]
                 checked = 0  # sources[:checked] are known to be above the read
                 for at, source in enumerate(sources):
-                    found = upstream_body(source, bases) or _reply_field(source, bases)
+                    found = upstream_body(source, bases) or _reply_field(source, bases) or (_describer_call(source, bases, ctx) if describe else None)
                     if found is None and not _locals_read(source, ctx) & assigned.keys():
                         continue
                     # Only assignments written above the read can have filled it (a loop's later
@@ -81,6 +88,34 @@ def body_through_locals(value: cst.CSTNode, bases: set[str], fn: FunctionFacts, 
                     deeper.append(source)
         frontier = deeper
     return None
+
+
+def _describer_call(value: cst.CSTNode, bases: set[str], ctx: FileContext) -> cst.Call | None:
+    """The call in `value` of a function of this module handed the response (`_detail_of(resp)`,
+    positionally or by keyword) some return of which gives back that response's body (`return
+    resp.text or ""`, a field of its decoded JSON): the body comes back through it."""
+    for node in descendants(value):
+        if type(node) is not cst.Call or type(node.func) is not cst.Name:
+            continue
+        callee = ctx.model.functions.get(f"{ctx.model.module}.{node.func.value}" if ctx.model.module else node.func.value)
+        if callee is None or callee.class_name:
+            continue
+        for position, argument in enumerate(node.args):
+            if argument.star or type(argument.value) is not cst.Name or argument.value.value not in bases:
+                continue
+            param = argument.keyword.value if argument.keyword is not None else (callee.params[position] if position < len(callee.params) else "")
+            if param and param in callee.params and any(
+                r.node.value is not None and not _builds_an_object(r.node.value) and body_through_locals(r.node.value, {param}, callee, ctx, depth=1) is not None
+                for r in callee.returns
+            ):
+                return node
+    return None
+
+
+def _builds_an_object(value: cst.BaseExpression) -> bool:
+    """`return ApiError(f"...{resp.text}")`: a factory's object, not the body's text (the
+    factory is reported itself where a caller raises what it returns)."""
+    return type(value) is cst.Call and last_name(dotted(value.func) or "")[:1].isupper()
 
 
 def parsed_params(handler: Handler, fn: FunctionFacts, ctx: FileContext) -> tuple[int, ...]:
@@ -199,6 +234,8 @@ def reply_failure_test(cond: cst.BaseExpression) -> str | None:
         read = _field_read(cond.left)
         if read is not None and read[1] in REPLY_ERROR_FIELDS and type(operator) is cst.IsNot and dotted(right) == "None":
             return read[0]  # `data["error"] is not None`: the reply carries an error
+        if read is not None and read[1] in REPLY_CODE_FIELDS and type(operator) is cst.NotEqual and type(right) is cst.Integer and right.value == "0":
+            return read[0]  # `data.get("errcode", 0) != 0`: a non-zero outcome code
         if read is None or read[1] not in REPLY_STATUS_FIELDS | REPLY_SUCCESS_FLAGS or type(right) not in (cst.SimpleString, cst.Name):
             return None
         word = right.evaluated_value if type(right) is cst.SimpleString else right.value

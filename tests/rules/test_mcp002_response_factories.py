@@ -138,3 +138,109 @@ async def get_ticket(key: str) -> dict:
     except TicketApiError as err:
         raise ToolError(f"Ticket {key} could not be read (HTTP {err.status}); check the key with list_tickets.") from err
 """, io_outside_try=False))
+
+
+# A class taking a builtin exception's `__init__` (no `__init__` of its own or of a project base):
+# its constructor's arguments are its message, so a factory that words the body into them sends
+# the body (heldout14 CAUSES-MCP002 row 8). A library base's `__init__` may word it otherwise.
+BUILTIN_INIT = """\
+import httpx
+from mcp.server.fastmcp import FastMCP
+
+mcp = FastMCP("shipping")
+
+
+class CarrierError(BASE):
+    \"\"\"Raised when the carrier's API refuses a call.\"\"\"
+
+
+def error_for(reply: httpx.Response) -> CarrierError:
+    return CarrierError(f"Carrier refused the call (HTTP {reply.status_code}): {reply.text}")  # expect-factory
+
+
+@mcp.tool()
+def track(parcel: str) -> dict:
+    \"\"\"Track a parcel.\"\"\"
+    reply = httpx.get(f"https://carrier.invalid/parcels/{parcel}")
+    if reply.status_code >= 400:
+        raise error_for(reply)
+    return reply.json()
+"""
+
+
+def _builtin_init(base: str, expect: bool, before: str = "") -> str:
+    text = unmasked(BUILTIN_INIT).replace("class CarrierError(BASE):", before + f"class CarrierError({base}):")
+    return text.replace("# expect-factory", "# expect: MCP002" if expect else "")
+
+
+def test_factory_of_a_class_taking_exceptions_init_is_flagged() -> None:
+    findings = check(_builtin_init("Exception", expect=True))
+    assert [said(f).splitlines()[0] for f in findings if f.code == "MCP002"] == [
+        "Helper 'error_for' builds CarrierError with an upstream error body (reply.text), which the caller raises"
+    ]
+
+
+def test_factory_of_a_class_whose_project_base_takes_runtime_errors_init_is_flagged() -> None:
+    # Metamorphic: another builtin base, reached through a project base without `__init__`.
+    check(_builtin_init("ServiceError", expect=True, before="class ServiceError(RuntimeError):\n    pass\n\n\n"))
+
+
+def test_factory_of_a_class_on_a_library_base_stays_silent() -> None:
+    # The library base's `__init__` is not read here: whether the arguments are the message is not known.
+    check(_builtin_init("httpx.HTTPError", expect=False))
+
+
+def test_factory_of_a_class_taking_exceptions_init_but_no_failed_response_stays_silent() -> None:
+    check(_builtin_init("Exception", expect=False).replace("if reply.status_code >= 400:", "if parcel.startswith('X'):"))
+
+
+# A factory that takes the body through a describer of the module (`detail = _detail_of(resp)`)
+# into one local, sent by one return per status: one flow, reported where the local takes it
+# (heldout14 CAUSES-MCP002 row 8). A describer that gives back no part of the body sends none.
+DESCRIBED = """\
+import httpx
+from mcp.server.fastmcp import FastMCP
+
+mcp = FastMCP("library")
+
+
+class CatalogueError(Exception):
+    pass
+
+
+def _detail_of(answer: httpx.Response) -> str:
+    try:
+        data = answer.json()
+    except ValueError:
+        return DESCRIBED_TEXT
+    return str(data.get("detail", data))
+
+
+def catalogue_error(answer: httpx.Response) -> CatalogueError:
+    detail = _detail_of(answer)  # expect-local
+    if answer.status_code == 404:
+        return CatalogueError(f"No such book: {detail}")
+    return CatalogueError(f"Catalogue refused the call ({answer.status_code}): {detail}")
+
+
+@mcp.tool()
+def find_book(isbn: str) -> dict:
+    \"\"\"Look a book up.\"\"\"
+    answer = httpx.get(f"https://catalogue.invalid/books/{isbn}")
+    if answer.status_code >= 400:
+        raise catalogue_error(answer)
+    return answer.json()
+"""
+
+
+def test_factory_taking_the_body_through_a_describer_is_flagged_where_the_local_takes_it() -> None:
+    text = unmasked(DESCRIBED).replace("DESCRIBED_TEXT", "answer.text").replace("# expect-local", "# expect: MCP002")
+    findings = check(text)
+    assert [said(f).splitlines()[0] for f in findings if f.code == "MCP002"] == [
+        "Helper 'catalogue_error' builds CatalogueError with an upstream error body (_detail_of(answer)), which the caller raises"
+    ]
+
+
+def test_factory_whose_describer_gives_back_no_body_stays_silent() -> None:
+    text = DESCRIBED.replace("DESCRIBED_TEXT", 'f"HTTP {answer.status_code}"').replace("return str(data.get(\"detail\", data))", "return f\"HTTP {answer.status_code}\"")
+    check(unmasked(text).replace("# expect-local", ""))
