@@ -38,6 +38,8 @@ def checks_first(fn: FunctionFacts, first_change_row: int | None, row_of: Callab
             continue
         if row_of(raise_.node) >= first_change_row:
             continue
+        if not all(_plain(condition) for condition in raise_.conditions):
+            continue  # `if target.exists(): raise`: it may see what the turn before wrote
         for condition in raise_.conditions:
             for read in read_names(condition):
                 head = read.split(".")[0]
@@ -45,6 +47,53 @@ def checks_first(fn: FunctionFacts, first_change_row: int | None, row_of: Callab
                     found.append(head)
                 found.extend(sorted(through.get(head, ())))
     return tuple(dict.fromkeys(found))
+
+
+# Calls a condition may make and still read only the values it is handed: builtins that compute,
+# and the methods of text and mappings. Any other call may ask the world, which the write of the
+# turn before can have changed (a file's existence, a row looked up): its outcome may depend on it.
+_PLAIN_FUNCTIONS = frozenset({"len", "isinstance", "int", "str", "float", "bool", "set", "frozenset", "tuple", "list", "sorted", "any", "all", "min", "max", "abs", "round", "type"})
+_PLAIN_METHODS = frozenset(
+    {"get", "strip", "lstrip", "rstrip", "lower", "upper", "casefold", "startswith", "endswith", "isdigit", "isnumeric", "isalnum", "isalpha",
+     "isidentifier", "keys", "values", "items", "split", "count", "index", "find"}
+)
+# Wrappers of a sequence that hand out its items in turn (`enumerate(items)`, `zip(a, b)`).
+_ITEM_WRAPPERS = frozenset({"enumerate", "zip", "sorted", "reversed", "list", "tuple"})
+
+
+def _plain(condition: cst.BaseExpression) -> bool:
+    """Does the condition compute on values only (no call that may ask the world)?"""
+    for node in (condition, *descendants(condition)):
+        if type(node) is not cst.Call:
+            continue
+        func = node.func
+        if type(func) is cst.Name and func.value in _PLAIN_FUNCTIONS:
+            continue
+        if type(func) is cst.Attribute and func.attr.value in _PLAIN_METHODS:
+            continue
+        return False
+    return True
+
+
+def over_parameter(loop: cst.For | cst.While, params: Sequence[str]) -> bool:
+    """Does the loop go over items the caller handed in (`for item in items`, `enumerate(items)`,
+    `spec["rows"]`, `items.items()`), not over what the function lists or reads itself (a
+    directory's files, a stream's chunks, a `while`)? Only then were all items there to check
+    before the first turn wrote."""
+    if type(loop) is not cst.For:
+        return False
+    source: cst.BaseExpression = loop.iter
+    while type(source) is cst.Call:
+        func = source.func
+        if type(func) is cst.Name and func.value in _ITEM_WRAPPERS and source.args:
+            source = source.args[0].value
+        elif type(func) is cst.Attribute and func.attr.value in {"items", "values", "keys"} and not source.args:
+            source = func.value
+        else:
+            return False
+    while type(source) in (cst.Attribute, cst.Subscript):
+        source = source.value  # type: ignore[attr-defined]
+    return type(source) is cst.Name and source.value in params
 
 
 def enclosing_loop(function: cst.FunctionDef, call: cst.Call) -> cst.For | cst.While | None:

@@ -56,7 +56,7 @@ from mcp_lint.model.names import AliasTable, dotted, identifier_words, last_name
 from mcp_lint.model.summary import FunctionSummary, Latent, ParamGuard, Payload, argument_enables
 from mcp_lint.rules.mcp004_helper_effects import HelperEffects, HelperGuard, helper_effects
 from mcp_lint.rules.mcp004_handed_state import argument_for, params_changed
-from mcp_lint.rules.mcp004_loop_calls import checks_first, enclosing_loop, varying_arguments
+from mcp_lint.rules.mcp004_loop_calls import checks_first, enclosing_loop, over_parameter, varying_arguments
 from mcp_lint.model.walk import children, descendants
 from mcp_lint.model import effects as fx
 from mcp_lint.rules.base import (
@@ -2592,7 +2592,9 @@ def _varying(steps: _Steps, call: cst.Call) -> tuple[tuple[int, str], ...]:
     memo: dict[int, tuple[tuple[int, str], ...]] = steps.ctx.memo.setdefault("mcp004_varying", {})  # type: ignore[assignment]
     if id(call) not in memo:
         loop = enclosing_loop(steps.fn.node, call) if _has_loop(steps.fn.node.body) else None
-        memo[id(call)] = varying_arguments(loop, call, sorted(_assigned_in(loop.body))) if loop is not None else ()
+        # Only a loop over items the caller handed in: each was there to check before the first turn.
+        params = [p for p in steps.fn.params if p not in ("self", "cls")]
+        memo[id(call)] = varying_arguments(loop, call, sorted(_assigned_in(loop.body))) if loop is not None and over_parameter(loop, params) else ()
     return memo[id(call)]
 
 
