@@ -514,6 +514,8 @@ class _Steps:
         # (helper call's step, check's step): the check reads the file system after the helper,
         # which reads back the helper's change when that is a change of files (Check.read_back).
         self.read_backs: set[tuple[int, int]] = set()
+        # ... and those whose look at the file system is at any path (Check.read_back_any).
+        self.read_backs_any: set[tuple[int, int]] = set()
         self.by_statement: dict[int, list[cst.Call]] = {}
         for call in fn.calls:
             if call.handler is None and call.statement is not None:
@@ -1822,6 +1824,9 @@ class Check:
     # A direct check after a helper's call that reads the file system the helper may have
     # written: a post-check where the helper's change is one of files.
     read_back: bool = False
+    # A look at any path after the helper's call: a read-back where the helper runs a command
+    # it was handed (`_run(cmd)`, then `Path(out).exists()`), whose output files are not named here.
+    read_back_any: bool = False
 
 
 @dataclass(frozen=True)
@@ -2136,6 +2141,8 @@ def set_stock(sku: str, quantity: int) -> str:
                     found.append((later_index, ""))
                     if helper is not None and self._reads_back_files(steps, index, later_index, helper, initial, fresh):
                         steps.read_backs.add((index, later_index))
+                    elif helper is not None and _hands_no_literal_command(first, helper) and self._reads_back_files(steps, index, later_index, helper, initial, fresh, any_look=True):
+                        steps.read_backs_any.add((index, later_index))
                     if not step.item_check:
                         return found
                     continue  # it rejects only in a tool: the next check may reject in a helper too
@@ -2177,14 +2184,15 @@ def set_stock(sku: str, quantity: int) -> str:
             found.append((index, helper))
         return found or None
 
-    def _reads_back_files(self, steps: _Steps, index: int, check_index: int, helper: str, initial: frozenset[str], fresh: set[str]) -> bool:
+    def _reads_back_files(self, steps: _Steps, index: int, check_index: int, helper: str, initial: frozenset[str], fresh: set[str], any_look: bool = False) -> bool:
         """Does the check depend on a look at the file system made after the helper's call (the
         file it may have written, read back)? Looks only at the function's own arguments the
-        call was not handed are input checks, not read-backs."""
+        call was not handed are input checks, not read-backs; with `any_look`, every look is one
+        (for a helper that runs a command it was handed: what it writes is not named here)."""
         first = steps.steps[index]
         calls = [c for name, c in first.helper_calls if name == helper]
         handed = {r.split(".")[0] for c in calls for a in c.args for r in read_names(a.value)}
-        params = _own_inputs(steps, frozenset(p for p in steps.fn.params if p not in handed and p not in ("self", "cls")), handed)
+        params = frozenset() if any_look else _own_inputs(steps, frozenset(p for p in steps.fn.params if p not in handed and p not in ("self", "cls")), handed)
         after = _After(
             steps,
             frozenset(id(c) for c in calls),
@@ -2308,7 +2316,7 @@ def set_stock(sku: str, quantity: int) -> str:
         payload = MutationFirst(
             mutation=step.mutation.description if helper is None and step.mutation else "",
             checks=tuple(
-                Check(ctx.range(steps.steps[i].node).start.line, callee, node_span(ctx, steps.steps[i].node), not callee and steps.steps[i].item_check, bool(callee) and i == index, (index, i) in steps.read_backs) for i, callee in checks
+                Check(ctx.range(steps.steps[i].node).start.line, callee, node_span(ctx, steps.steps[i].node), not callee and steps.steps[i].item_check, bool(callee) and i == index, (index, i) in steps.read_backs, (index, i) in steps.read_backs_any) for i, callee in checks
             ),
             earlier=tuple(earlier),
             helper=helper[0] if helper is not None else "",
@@ -2438,6 +2446,8 @@ def set_stock(sku: str, quantity: int) -> str:
             return None
         if chosen.read_back and helper and effect is not None and _changes_files(effect.mutates(helper) or effect.prepares(helper)):
             return None  # it reads back the files the helper wrote: a post-check
+        if chosen.read_back_any and helper and effect is not None and (effect.mutates(helper) or "").startswith(_RUNS_A_COMMAND):
+            return None  # it looks for what the command the helper ran wrote: a post-check
         row = chosen.row
         fix = latent_fix(latent) if direct and payload.checks[0] is chosen else None
         check_at = Related("", *chosen.span, "the check that rejects the call, which could run first")
@@ -2568,6 +2578,17 @@ _NOT_FILES = (
     "writes to the database", "commits a database", "sends an HTTP", "writes to a key-value",
     "writes to a collection", "changes module-level state", "closes",
 )
+
+
+# What a helper's summary says of a command it runs (MutationKind.description).
+_RUNS_A_COMMAND = "runs a subprocess"
+
+
+def _hands_no_literal_command(step: _Step, helper: str) -> bool:
+    """Is the helper's call handed no command spelled out here (`_run(cmd)`, not
+    `_run(["convert", src, out])`): what a command it runs writes is not named at the call."""
+    calls = [c for name, c in step.helper_calls if name == helper]
+    return bool(calls) and all(type(a.value) not in (cst.List, cst.Tuple) for c in calls for a in c.args)
 
 
 def _changes_files(description: str) -> bool:

@@ -89,6 +89,53 @@ CAUSES = [
 ]
 
 
+READ_BACKS = [
+    # -- the output of a command a helper ran, looked for by a path the call holds (CAUSES.md F8) --
+    case(
+        "looking-for-the-output-of-a-command-a-helper-ran-is-a-read-back",
+        """\
+        def _run(cmd: list[str]) -> dict:
+            proc = subprocess.run(cmd)
+            return {"ok": proc.returncode == 0}
+
+
+        def _run_tool(cmd: list[str], output_path: str) -> dict:
+            result = _run(cmd)
+            if not result["ok"]:
+                return {"success": False, "error": "the command failed"}
+            if not Path(output_path).exists():
+                return {"success": False, "error": f"no output was written to {output_path}"}
+            return {"success": True, "output_path": output_path}
+
+
+        @mcp.tool()
+        def shrink(src: str, out: str) -> dict:
+            return _run_tool(["shrink", src, "-o", out], out)
+        """,
+    ),
+    case(
+        "looking-at-an-input-after-a-helper-ran-a-command-spelled-out-here-is-a-check",
+        """\
+        def _run(cmd: list[str]) -> None:
+            subprocess.run(cmd, check=True)
+
+
+        @mcp.tool()
+        def shrink(src: str, out: str, profile: str) -> str:
+            _run(["shrink", src, "-o", out])  # expect: MCP004 (the helper runs what the call names)
+            if not Path(profile).exists():
+                raise ToolError(f"no profile file at {profile}")
+            return out
+        """,
+    ),
+]
+
+
+@pytest.mark.parametrize("body", READ_BACKS)
+def test_read_back(body: str) -> None:
+    _mcp004(body)
+
+
 @pytest.mark.parametrize("body", CAUSES)
 def test_cause(body: str) -> None:
     _mcp004(body)
