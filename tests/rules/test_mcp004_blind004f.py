@@ -155,7 +155,7 @@ LOOPS = [
             return "saved"
         """,
     ),
-    # -- loop order through a helper, narrowed (CAUSES.md F9) ------------------------------------
+    # -- a helper called per item: not reported (loop order through a helper was taken out) -----
     case(
         "a-helper-called-per-file-the-call-lists-itself-is-no-loop-order-case",
         """\
@@ -180,22 +180,6 @@ LOOPS = [
             if target.exists():
                 raise ToolError(f"{target.name} exists")
             target.write_text(str(item))
-
-
-        @mcp.tool()
-        def write_items(folder: str, items: list[dict]) -> str:
-            for item in items:
-                _write_one(Path(folder), item)
-            return "written"
-        """,
-    ),
-    case(
-        "a-helper-checking-each-item-handed-in-before-its-write-is-loop-order",
-        """\
-        def _write_one(folder: Path, item: dict) -> None:
-            if not item.get("name", "").isidentifier():
-                raise ToolError("every item needs a name that is one word")
-            (folder / f"{item['name']}.json").write_text(str(item))  # expect: MCP004
 
 
         @mcp.tool()
