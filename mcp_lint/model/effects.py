@@ -190,7 +190,8 @@ DOCUMENT_LOADERS = lazy_compile(r"^(?:load|parse|safe_load|deepcopy)$|^(?:load|p
 # A new, empty document built in memory by this call (`wb = Workbook()`, `doc = Document()`):
 # like a loaded one, its edits change nothing until it is saved.
 # A constructor, not an SDK call that makes one remotely (`CreateDocument`, `NewWorkbook`).
-DOCUMENT_NEW = lazy_compile(r"^(?!(?:Create|New|Add|Make|Insert|Upload|Copy)[A-Z])(?:[A-Z]\w*?)?(?:Workbook|Document|Presentation|Spreadsheet)$")
+# A reader class (`PdfReader(path)`) loads its document for this call the same way.
+DOCUMENT_NEW = lazy_compile(r"^(?!(?:Create|New|Add|Make|Insert|Upload|Copy)[A-Z])(?:[A-Z]\w*?)?(?:Workbook|Document|Presentation|Spreadsheet|Reader)$")
 # What makes an in-memory document's edits reach the world.
 DOCUMENT_PERSIST = frozenset({"save", "write", "commit", "flush", "dump", "export", "upload", "send", "publish", "push", "save_as", "saveas", "write_to"})
 # Methods that write what their receiver holds to the file their arguments name (`prs.save(out)`):
@@ -222,6 +223,10 @@ SCRATCH_FACTORIES = frozenset(
 # Words of a project helper's name that hand out scratch space (`create_temp_dir()`,
 # `self._tmpfile(".svg")`), and the calls that name a path under a directory (the directory first).
 SCRATCH_WORDS = frozenset({"temp", "tmp", "tempdir", "tmpdir", "tmpfile", "tempfile", "scratch"})
+# Buffers in the process's memory (`buf = io.BytesIO()`): what is written or drawn into them, and
+# into an object built on one (`Canvas(buf)`, `writer.write(buf)`), leaves the process only when
+# the call hands the bytes on; like scratch space, no user or retry sees them.
+MEMORY_STREAMS = frozenset({"io.BytesIO", "io.StringIO", "BytesIO", "StringIO"})
 PATH_JOINERS = frozenset({"join", "Path", "PurePath"})
 # Calls that make a path from another (the file they name is the other's, or under it).
 PATH_DERIVERS = PATH_JOINERS | {"joinpath", "with_name", "with_suffix", "with_stem", "resolve", "expanduser", "absolute"}

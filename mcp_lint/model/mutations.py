@@ -19,7 +19,7 @@ import libcst as cst
 from mcp_lint.model.facts import FunctionFacts
 from mcp_lint.model.message_text import literal_text
 from mcp_lint.model.names import AliasTable, dotted, identifier_words, last_name
-from mcp_lint.model.walk import children
+from mcp_lint.model.walk import children, descendants
 from mcp_lint.model import effects as fx
 from mcp_lint.model.effects import Effect
 
@@ -679,9 +679,12 @@ def _names_scratch(value: cst.BaseExpression, scratch: set[str], aliases: AliasT
     if type(value) is not cst.Call:
         return False
     name = aliases.resolve(value.func) or dotted(value.func) or ""
-    if name in fx.SCRATCH_FACTORIES:
+    if name in fx.SCRATCH_FACTORIES or name in fx.MEMORY_STREAMS:
         return True
     last = last_name(name) if name else (value.func.attr.value if type(value.func) is cst.Attribute else "")
+    first = next((a.value for a in value.args if a.keyword is None and not a.star), None)
+    if last[:1].isupper() and last not in fx.PATH_JOINERS and first is not None and type(first) is cst.Name and first.value in scratch:
+        return True  # `Canvas(buf, ...)`, `ZipFile(tmp, "w")`: an object that writes into the scratch it was built on
     if last in {"joinpath", "open"} and type(value.func) is cst.Attribute:
         return _names_scratch(value.func.value, scratch, aliases)  # `tmp.joinpath("a.xml")`
     if last in fx.PATH_JOINERS or last == "open":  # `open(tmp_path, "w")`: a handle on it
@@ -757,7 +760,29 @@ def _in_memory_documents(fn: FunctionFacts, own: set[str], aliases: AliasTable) 
             if type(source) in (cst.Subscript, cst.Attribute) and (chain(source) or "").split(".")[0] in documents | parts:
                 parts.add(name)
                 changed = True
+    if documents:
+        parts.update(_loop_parts(fn, own, documents | parts))
     return frozenset(documents), frozenset(parts)
+
+
+def _loop_parts(fn: FunctionFacts, own: set[str], held: set[str]) -> set[str]:
+    """Loop names over a part of an in-memory document (`for page in reader.pages`,
+    `for i, page in enumerate(reader.pages)`): each is a part of it, edited in memory."""
+    found: set[str] = set()
+    for node in descendants(fn.node.body, into_scopes=False):
+        if type(node) is not cst.For:
+            continue
+        source = node.iter
+        if type(source) is cst.Call and dotted(source.func) == "enumerate" and source.args:
+            source = source.args[0].value
+        if type(source) not in (cst.Attribute, cst.Subscript, cst.Name) or (chain(source) or "").split(".")[0] not in held:
+            continue
+        target = node.target
+        if type(target) is cst.Tuple and type(node.iter) is cst.Call:
+            target = target.elements[-1].value  # `for i, page in enumerate(...)`
+        if type(target) is cst.Name and target.value in own:
+            found.add(target.value)
+    return found
 
 
 def _makes_document(value: cst.BaseExpression, aliases: AliasTable | None = None) -> bool:

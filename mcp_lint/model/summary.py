@@ -347,10 +347,6 @@ class FunctionSummary(_DefaultsLeftOut):
     # Never a mutation alone: a caller that goes on, past its own check, to make the change the
     # directory is for is the finding.
     prepares: str = ""
-    # The parameters its own rejections read that can run before its first change (`if not
-    # item.get("id"): raise ...`, then the write): a caller that calls it once per item of a
-    # loop has changed earlier items when it rejects a later one.
-    checks_first: tuple[str, ...] = ()
     # Handler.site of its `except` clauses that neither raise nor return: an exception they catch
     # becomes an entry of what the function goes on to do (an error per item), not its failure.
     absorbing: frozenset[str] = frozenset()

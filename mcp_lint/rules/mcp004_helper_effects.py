@@ -72,21 +72,6 @@ class HelperEffects:
                 return f"changes module-level state ({name}, in {fn.name})"
         return ""
 
-    def checks_again(self, qualname: str, varying: tuple[tuple[int, str], ...], via_attribute: bool) -> bool:
-        """Does the function reject, before its first change, a parameter that a call inside a
-        loop hands a different value on each turn ((position at the call or -1, keyword) per
-        such argument)? Then its next turn can reject the call after this turn changed."""
-        found = self.project.function(qualname)
-        if found is None or not found[1].checks_first:
-            return False
-        fn = found[1]
-        shift = 1 if via_attribute and fn.params[:1] in (("self",), ("cls",)) else 0
-        for position, keyword in varying:
-            name = keyword if keyword else (fn.params[position + shift] if position + shift < len(fn.params) else "")
-            if name and name in fn.checks_first:
-                return True
-        return False
-
     def guard(self, qualname: str) -> HelperGuard | None:
         """The parameter test the function's own mutations run under (`if commit:`), None when
         it mutates nothing itself or under no such test."""

@@ -56,7 +56,6 @@ from mcp_lint.model.names import AliasTable, dotted, identifier_words, last_name
 from mcp_lint.model.summary import FunctionSummary, Latent, ParamGuard, Payload, argument_enables
 from mcp_lint.rules.mcp004_helper_effects import HelperEffects, HelperGuard, helper_effects
 from mcp_lint.rules.mcp004_handed_state import argument_for, params_changed
-from mcp_lint.rules.mcp004_loop_calls import checks_first, enclosing_loop, varying_arguments
 from mcp_lint.model.walk import children, descendants
 from mcp_lint.model import effects as fx
 from mcp_lint.rules.base import (
@@ -508,12 +507,11 @@ class _Steps:
         # that alone, never by the helper's own writes, and never standing for another
         # candidate's finding (earlier, outranked_by, helpers_after).
         self.handed_only: set[int] = set()
-        # Helper calls inside a `try` whose clause takes a ValueError and goes on (an error entry
-        # per item): the helper's own rejection of an item does not reject the call.
-        self.caught_per_item: set[int] = set()
         # (helper call's step, check's step): the check reads the file system after the helper,
         # which reads back the helper's change when that is a change of files (Check.read_back).
         self.read_backs: set[tuple[int, int]] = set()
+        # ... and those whose look at the file system is at any path (Check.read_back_any).
+        self.read_backs_any: set[tuple[int, int]] = set()
         self.by_statement: dict[int, list[cst.Call]] = {}
         for call in fn.calls:
             if call.handler is None and call.statement is not None:
@@ -883,8 +881,6 @@ class _Steps:
                 self.mutate(step, kind, inner)
             elif isinstance(kind, str):
                 step.helper_calls.append((kind, inner))
-                if any(not _ends_call(h.body, self.ctx) for handlers in self.trying for h in handlers):
-                    self.caught_per_item.add(id(inner))  # whatever the helper raises may be taken there
                 # The module state a helper of this module changes (`_purge_expired()`, then
                 # `TOKENS.get(t)` reads its effect back).
                 step.changed.extend(_module_state_changed(kind, self.ctx, self.module_names))
@@ -1755,27 +1751,7 @@ def _module_state_changed(callee: str, ctx: FileContext, module_names: set[str])
     return found
 
 
-def _first_change_row(fn: FunctionFacts, ctx: FileContext) -> int | None:
-    """The row of the function's first change: its own (a write, an item of module state) or a
-    call of a project helper named for one (`_save(item)`), None when it changes nothing."""
-    module_names = _module_names(ctx)
-    handles = _module_handles(ctx)
-    local = local_handles(fn, module_names, ctx.model.aliases, handles) if fn.single_assignments or fn.stores or handles or fn.local_types else NO_LOCALS
-    known = _known_names(ctx)
-    rows: list[int] = []
-    for call in fn.calls:  # in source order: the first one found is the first change
-        if call.handler is not None:
-            continue
-        kind = mutation_of(call.node, ctx.model.aliases, module_names, local=local)
-        inner = _project_callee(call.node, call.callee, ctx.model.aliases, known) if kind is None else None
-        if (kind is not None and kind.effect is not Effect.PREPARATION) or (inner is not None and inner != fn.qualname and _is_doer(last_name(inner))):
-            rows.append(ctx.range(call.node).start.line)
-            break
-    if fn.has_item_assignment:
-        write = _first_state_write(fn, module_names)
-        if write is not None:
-            rows.append(ctx.range(write[2]).start.line)
-    return min(rows) if rows else None
+
 
 
 def _state_write_in(fn: FunctionFacts, module_names: set[str]) -> str:
@@ -1816,12 +1792,12 @@ class Check:
     # A direct check that takes a constant item of a parameter: only a tool's own argument comes
     # from the model malformed (a helper's parameter is what its callers built).
     item: bool = False
-    # The mutating helper's own call on the loop's next turn: its check of the next item
-    # (FunctionSummary.checks_first) runs after this item's change.
-    again: bool = False
     # A direct check after a helper's call that reads the file system the helper may have
     # written: a post-check where the helper's change is one of files.
     read_back: bool = False
+    # A look at any path after the helper's call: a read-back where the helper runs a command
+    # it was handed (`_run(cmd)`, then `Path(out).exists()`), whose output files are not named here.
+    read_back_any: bool = False
 
 
 @dataclass(frozen=True)
@@ -1864,9 +1840,6 @@ class MutationFirst(Payload):
     handed: tuple[tuple[int, str, str], ...] = ()
     # The call is a candidate only because of what it is handed: judged by that alone.
     handed_only: bool = False
-    # For a helper's call inside a loop: the arguments that change from turn to turn, (position
-    # or -1, keyword); its own check of one of them rejects a later item (Check.again).
-    varying: tuple[tuple[int, str], ...] = ()
 
 
 class MutationBeforeValidation(Rule):
@@ -1933,8 +1906,6 @@ def set_stock(sku: str, quantity: int) -> str:
         summary.mutates, summary.mutates_when, summary.mutation_site, summary.prepares = function_effects(fn, ctx)
         changed = params_changed(fn, ctx)
         summary.changes_params = tuple(i for i, p in enumerate(fn.params) if p in changed)
-        if summary.validates:
-            summary.checks_first = checks_first(fn, _first_change_row(fn, ctx), lambda node: ctx.range(node).start.line)
 
     def check(self, fn: FunctionFacts, ctx: FileContext) -> Iterable[Latent]:
         body = fn.node.body
@@ -1955,9 +1926,7 @@ def set_stock(sku: str, quantity: int) -> str:
             or _may_reject_implicitly(fn, ctx)
         )
         direct_mutation = fn.has_item_assignment or globals_ or any(isinstance(k, MutationKind) for k in steps.kinds.values())
-        # A helper called once per item of a loop may reject the next item after it changed this one.
-        loop_helpers = any(type(k) is str for k in steps.kinds.values()) and _has_loop(body)
-        if not direct_checks and not (direct_mutation and steps.validators) and not loop_helpers:
+        if not direct_checks and not (direct_mutation and steps.validators):
             return  # nothing can reject the call after a mutation (helpers need a direct check)
         if not (fn.has_item_assignment or globals_):
             steps.start_at_first_candidate()
@@ -2024,14 +1993,14 @@ def set_stock(sku: str, quantity: int) -> str:
                     return
                 # After the last check nothing can reject the call, unless a loop around both
                 # runs that check again for the next item (`for item in items: check; save(item)`).
-                if index >= last_check and (last_check < 0 or not steps.order().loops_back(step, steps.steps[last_check])) and not _calls_again(steps, step, callee):
+                if index >= last_check and (last_check < 0 or not steps.order().loops_back(step, steps.steps[last_check])):
                     if id(call) not in steps.handed_only:
                         candidates.append((callee, sys.maxsize))
                     continue
                 found = self._first_check(steps, index, callee)
                 # A helper that may mutate, then a helper that may validate: too much guessing
                 # for one finding; a direct check must follow.
-                if found is not None and (not found[-1][1] or found[-1][0] == index):
+                if found is not None and not found[-1][1]:
                     # Whether the call goes on past the check to change something: the helper's
                     # set-up (`makedirs(parent, exist_ok=True)`) is a finding only then.
                     then: tuple[bool, tuple[str, ...]] = (False, ())  # a helper of this module that is no set-up helper
@@ -2136,6 +2105,8 @@ def set_stock(sku: str, quantity: int) -> str:
                     found.append((later_index, ""))
                     if helper is not None and self._reads_back_files(steps, index, later_index, helper, initial, fresh):
                         steps.read_backs.add((index, later_index))
+                    elif helper is not None and _hands_no_literal_command(first, helper) and self._reads_back_files(steps, index, later_index, helper, initial, fresh, any_look=True):
+                        steps.read_backs_any.add((index, later_index))
                     if not step.item_check:
                         return found
                     continue  # it rejects only in a tool: the next check may reject in a helper too
@@ -2171,20 +2142,17 @@ def set_stock(sku: str, quantity: int) -> str:
                 if not taint.reads(arguments.get(), step) and not set(arguments.get()) & handed:
                     found.append((earlier_index, callee))
             _propagate(step, tainted, fresh, _guarded_by(steps, step.path, first.path, tainted), False, steps.modules, after)
-        # The helper's own call on the next turn: its check of the next item, before its change
-        # (the linker asks FunctionSummary.checks_first), rejects the call after this item's.
-        if helper is not None and len(found) < _MAX_CANDIDATES and _calls_again(steps, first, helper):
-            found.append((index, helper))
         return found or None
 
-    def _reads_back_files(self, steps: _Steps, index: int, check_index: int, helper: str, initial: frozenset[str], fresh: set[str]) -> bool:
+    def _reads_back_files(self, steps: _Steps, index: int, check_index: int, helper: str, initial: frozenset[str], fresh: set[str], any_look: bool = False) -> bool:
         """Does the check depend on a look at the file system made after the helper's call (the
         file it may have written, read back)? Looks only at the function's own arguments the
-        call was not handed are input checks, not read-backs."""
+        call was not handed are input checks, not read-backs; with `any_look`, every look is one
+        (for a helper that runs a command it was handed: what it writes is not named here)."""
         first = steps.steps[index]
         calls = [c for name, c in first.helper_calls if name == helper]
         handed = {r.split(".")[0] for c in calls for a in c.args for r in read_names(a.value)}
-        params = _own_inputs(steps, frozenset(p for p in steps.fn.params if p not in handed and p not in ("self", "cls")), handed)
+        params = frozenset() if any_look else _own_inputs(steps, frozenset(p for p in steps.fn.params if p not in handed and p not in ("self", "cls")), handed)
         after = _After(
             steps,
             frozenset(id(c) for c in calls),
@@ -2308,7 +2276,7 @@ def set_stock(sku: str, quantity: int) -> str:
         payload = MutationFirst(
             mutation=step.mutation.description if helper is None and step.mutation else "",
             checks=tuple(
-                Check(ctx.range(steps.steps[i].node).start.line, callee, node_span(ctx, steps.steps[i].node), not callee and steps.steps[i].item_check, bool(callee) and i == index, (index, i) in steps.read_backs) for i, callee in checks
+                Check(ctx.range(steps.steps[i].node).start.line, callee, node_span(ctx, steps.steps[i].node), not callee and steps.steps[i].item_check, (index, i) in steps.read_backs, (index, i) in steps.read_backs_any) for i, callee in checks
             ),
             earlier=tuple(earlier),
             helper=helper[0] if helper is not None else "",
@@ -2326,7 +2294,6 @@ def set_stock(sku: str, quantity: int) -> str:
             when=mutation_guard(steps.fn, [step.statement]) if helper is None else None,
             handed=steps.handed.get(id(helper[1]), ()) if helper is not None else (),
             handed_only=helper is not None and id(helper[1]) in steps.handed_only,
-            varying=_varying(steps, helper[1]) if helper is not None and any(i == index for i, callee in checks if callee) else (),
         )
         statement = step.statement if isinstance(step.statement, (cst.SimpleStatementLine, cst.BaseSmallStatement)) else node
         applicability, edits = self._fix(ctx, steps, index, checks[0][0]) if not checks[0][1] else (None, ())
@@ -2425,12 +2392,6 @@ def set_stock(sku: str, quantity: int) -> str:
                     continue  # in a helper: the next check, which rejects whatever the callers built
                 chosen = check
                 break
-            if check.again:
-                # The same helper's call on the next turn: its own check of the next item.
-                if effect is not None and effect.checks_again(check.callee, payload.varying, payload.via_attribute):
-                    chosen, direct = check, False
-                    break
-                continue
             if effect is not None and effect.validates(check.callee):
                 chosen, direct = check, False
                 break
@@ -2438,6 +2399,8 @@ def set_stock(sku: str, quantity: int) -> str:
             return None
         if chosen.read_back and helper and effect is not None and _changes_files(effect.mutates(helper) or effect.prepares(helper)):
             return None  # it reads back the files the helper wrote: a post-check
+        if chosen.read_back_any and helper and effect is not None and (effect.mutates(helper) or "").startswith(_RUNS_A_COMMAND):
+            return None  # it looks for what the command the helper ran wrote: a post-check
         row = chosen.row
         fix = latent_fix(latent) if direct and payload.checks[0] is chosen else None
         check_at = Related("", *chosen.span, "the check that rejects the call, which could run first")
@@ -2463,8 +2426,6 @@ def set_stock(sku: str, quantity: int) -> str:
             )
         inner = effect.mutates(helper) if effect is not None else ""
         subject = context.subject[0].lower() + context.subject[1:]
-        if chosen.again:
-            return self._next_item(payload, effect, latent, context, chosen, inner)
         if not inner and effect is not None:
             return self._prepared_by_helper(payload, effect, latent, context, chosen, fix, check_at)
         if not inner or not self._helper_mutates_here(payload, effect.guard(helper) if effect is not None else None):
@@ -2506,27 +2467,6 @@ def set_stock(sku: str, quantity: int) -> str:
             at=at,
             related=(call, check_at),
         )
-
-    def _next_item(self, payload: MutationFirst, effect: HelperEffects | None, latent: Latent, context: RenderContext, chosen: Check, inner: str) -> Rendered | None:
-        """A helper that checks an item, then changes, called once per item of a loop: reported
-        at its change (at the call when the caller names what is done), the loop's call as the
-        related place whose next turn rejects the call."""
-        if effect is None or not inner or not self._helper_mutates_here(payload, effect.guard(payload.helper)):
-            return None
-        tail = "the model sees a failure but the earlier items stay changed, and a retry changes them twice"
-        advice = "Check every item before the loop changes the first one"
-        again = f"{context.subject} calls {payload.helper_name}() here once per item; a later item's check runs after the earlier items' changes"
-        at = effect.mutation_site(payload.helper)
-        if at is None:
-            return Rendered(
-                f"{context.subject} calls {payload.helper_name}() per item at line {chosen.row}; its check of a later item rejects the call",
-                None,
-                help=advice,
-                notes=(f"{payload.helper_name}() {inner}", tail),
-            )
-        call = Related("", latent.location, latent.end_location, again)
-        message = f"Helper '{at.function}' {inner} here; its check of the next item from line {chosen.row} rejects the call"
-        return Rendered(message, None, help=advice, notes=(tail,), at=at, related=(call,))
 
     @staticmethod
     def _helper_mutates_here(payload: MutationFirst, helper: HelperGuard | None) -> bool:
@@ -2570,30 +2510,21 @@ _NOT_FILES = (
 )
 
 
+# What a helper's summary says of a command it runs (MutationKind.description).
+_RUNS_A_COMMAND = "runs a subprocess"
+
+
+def _hands_no_literal_command(step: _Step, helper: str) -> bool:
+    """Is the helper's call handed no command spelled out here (`_run(cmd)`, not
+    `_run(["convert", src, out])`): what a command it runs writes is not named at the call."""
+    calls = [c for name, c in step.helper_calls if name == helper]
+    return bool(calls) and all(type(a.value) not in (cst.List, cst.Tuple) for c in calls for a in c.args)
+
+
 def _changes_files(description: str) -> bool:
     """May the helper's change be files (a write, a command or a program it drives, a directory
     made, an archive unpacked)?"""
     return bool(description) and not description.startswith(_NOT_FILES)
-
-
-def _calls_again(steps: _Steps, step: _Step, callee: str) -> bool:
-    """Does a loop around the helper's call run it again after it (the next item), with an
-    argument that changes from turn to turn, outside a clause that takes its rejection per item?"""
-    call = next((c for name, c in step.helper_calls if name == callee), None)
-    if call is None or id(call) in steps.caught_per_item or id(call) in steps.handed_only or id(call) in steps.after_only:
-        return False
-    if not _varying(steps, call) or not steps.order().loops_back(step, step):
-        return False
-    return True
-
-
-def _varying(steps: _Steps, call: cst.Call) -> tuple[tuple[int, str], ...]:
-    """The arguments of a call inside a loop that change from turn to turn (mcp004_loop_calls)."""
-    memo: dict[int, tuple[tuple[int, str], ...]] = steps.ctx.memo.setdefault("mcp004_varying", {})  # type: ignore[assignment]
-    if id(call) not in memo:
-        loop = enclosing_loop(steps.fn.node, call) if _has_loop(steps.fn.node.body) else None
-        memo[id(call)] = varying_arguments(loop, call, sorted(_assigned_in(loop.body))) if loop is not None else ()
-    return memo[id(call)]
 
 
 def _changes_none_succeeded(steps: _Steps, index: int, check_index: int) -> tuple[bool, tuple[str, ...]]:

@@ -1,8 +1,9 @@
 """MCP004 (issue 21, loop order through a helper): a tool calls a helper once per item of a loop,
-and the helper checks the item before it writes. The call for item i writes; the call for item
-i+1 can still reject, so the tool fails with the earlier items written, though every item was
-there to check before the first write. Reported at the helper's write (at the tool's call when
-the helper only forwards what the caller names), with the tool's call as the related place.
+and the helper checks the item before it writes. Reporting that (dc9a15f) was taken out: on the
+held-out blind004g it raised 2 false alarms (by counts, still 2 after narrowing it to loops over
+items handed in and to checks computing on the item), and it found none of the labeled loop-order
+rows of the tuning sets. The shapes below stay silent; a direct check at the top of a loop body
+(tests/rules/test_mcp004_blind004f.py) is still loop order.
 
 Sources mark the rows where MCP004 is expected with `# expect: MCP004`; the test asserts the exact
 set of MCP004 rows.
@@ -12,43 +13,9 @@ from __future__ import annotations
 
 import pytest
 
-from ._support import lint_tree, write_tree
 from .test_mcp004_causes import _mcp004, case
 
 CAUSES = [
-    case(
-        "helper-checks-then-writes-called-per-item",
-        """\
-        def _save_item(folder: str, item: dict) -> None:
-            if not item.get("name"):
-                raise ToolError("every item needs a name")
-            (Path(folder) / f"{item['name']}.json").write_text(json.dumps(item))  # expect: MCP004
-
-
-        @mcp.tool()
-        def save_items(folder: str, items: list[dict]) -> str:
-            for item in items:
-                _save_item(folder, item)
-            return f"saved {len(items)}"
-        """,
-    ),
-    case(
-        "helper-checks-a-local-made-from-the-item",
-        """\
-        def _store_level(item: dict) -> None:
-            level = item.get("level", 1)
-            if not 1 <= level <= 6:
-                raise ToolError(f"level must be 1-6, got {level}")
-            NOTES[item["id"]] = {"level": level}  # expect: MCP004
-
-
-        @mcp.tool()
-        def set_levels(items: list[dict]) -> str:
-            for item in items:
-                _store_level(item)
-            return "set"
-        """,
-    ),
     case(
         "helper-checks-only-what-every-turn-passes-the-same",
         """\
@@ -143,51 +110,6 @@ CAUSES = [
 @pytest.mark.parametrize("body", CAUSES)
 def test_cause(body: str) -> None:
     _mcp004(body)
-
-
-ITEMS = """\
-import json
-from pathlib import Path
-
-
-def save_item(folder: str, item: dict) -> None:
-    if "name" not in item:
-        raise ValueError("every item needs a name")
-    Path(folder, f"{item['name']}.json").write_text(json.dumps(item))
-"""
-
-
-def test_other_modules_helper_called_per_item_is_reported_at_its_write_with_the_call(tmp_path) -> None:
-    write_tree(
-        tmp_path,
-        {
-            "app/__init__.py": "",
-            "app/items.py": ITEMS,
-            "app/server.py": """\
-from mcp.server.fastmcp import FastMCP
-
-from app.items import save_item
-
-mcp = FastMCP("items")
-
-
-@mcp.tool()
-def save_items(folder: str, items: list[dict]) -> str:
-    for item in items:
-        save_item(folder, item)
-    return "saved"
-""",
-        },
-    )
-    found = [(f.filename.rsplit("/", 1)[-1], f.location.row, f.message, [(r.location.row, r.message) for r in f.related]) for f in lint_tree(tmp_path) if f.code == "MCP004"]
-    assert found == [
-        (
-            "items.py",
-            8,
-            "Helper 'save_item' changes files (write_text) here; its check of the next item from line 11 rejects the call",
-            [(11, "Tool 'save_items' calls save_item() here once per item; a later item's check runs after the earlier items' changes")],
-        )
-    ]
 
 
 # -- a read-back of a helper's effect is a post-check (issue 21) --------------------------------
