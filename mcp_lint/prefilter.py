@@ -140,6 +140,39 @@ def importers(
     return ImportIndex(texts, names, imported).importers(targets)
 
 
+def _passing_on(summaries: Sequence[ModuleSummary]) -> set[bytes]:
+    """The functions whose callers fill a table a dispatcher calls through (a registry's
+    `self._tools[name] = {"function": func}`, PassedCallables._store_in_object), and the functions
+    that pass their own parameter on to one of those (`def tool(fn): return registry.tool(fn)`),
+    by the name their callers spell: a loader's `tool(obj)` over a module's members holds the tools."""
+    from mcp_lint.model.summary import ARGUMENT_REF
+
+    wanted = {
+        ref[len(ARGUMENT_REF) :].rpartition("#")[0].rsplit(".", 1)[-1]
+        for summary in summaries
+        for table in summary.tables.values()
+        for row in table.rows
+        for part in row.parts
+        for ref in part
+        if ref.startswith(ARGUMENT_REF)
+    }
+    passing = [
+        (callee.rsplit(".", 1)[-1], ref[len(ARGUMENT_REF) :].rpartition("#")[0].rsplit(".", 1)[-1])
+        for summary in summaries
+        for callee, _, _, named in summary.callable_arguments
+        for ref in named
+        if ref.startswith(ARGUMENT_REF)
+    ]
+    grown = True
+    while grown:
+        grown = False
+        for callee, passer in passing:
+            if callee in wanted and passer not in wanted:
+                wanted.add(passer)
+                grown = True
+    return {name.encode() for name in wanted}
+
+
 class ImportIndex:
     """Who may import whom among a set of files, read from their import statements once (see
     importers); `replace` updates one file's entry (`--fix` re-links a fixed file with the files
@@ -353,6 +386,7 @@ class NextFiles:
             for latent in function.latent
             for callee in latent.needs_callers
         )
+        names.update(_passing_on(summaries))
         if not names:
             return set()
         # The name as a whole identifier: a call, a method call or a reference spells it with no

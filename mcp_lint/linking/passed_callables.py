@@ -58,6 +58,10 @@ def _values(project: ProjectNames, ref: str, depth: int) -> Iterator[str]:
                 continue
             for name in named:
                 yield from _values(project, name, depth + 1)
+    if index == shift:
+        # The first parameter of a decorator: what `@decorator` decorates is passed to it
+        # (`def tool(fn): return registry.add(fn)` used as `@tool`).
+        yield from project.decorated_with(found[1].qualname)
 
 
 def _functions_named(project: ProjectNames, name: str) -> list[str]:
