@@ -121,6 +121,9 @@ class Project(ProjectNames):
         for summary in summaries:
             for qual in summary.table_callers:
                 self._expand_table_calls(qual)
+        for nested in list(self._nested.values()):
+            for qual in nested:
+                self._expand_parameter_calls(qual)
 
     def _expand_table_calls(self, qual: str) -> None:
         """A call through a table of another module (`HANDLERS.get(name)(args)` with HANDLERS
@@ -142,6 +145,32 @@ class Project(ProjectNames):
             else:
                 calls.append(edge)
         self.functions[qual] = (summary, replace(fn, calls=calls))
+
+    def _expand_parameter_calls(self, qual: str) -> None:
+        """A closure calling a parameter of the function that defines it (`def make(impl): async
+        def run(q): return await impl(q); return run`) runs what that function's callers pass
+        (`make(impl=_query)`, linking/passed_callables.py): one call to each in its place."""
+        summary, fn = self.functions[qual]
+        enclosing: dict[str, str] = {}
+        parent = qual.rpartition(".")[0]
+        while parent in self.functions:
+            for param in self.functions[parent][1].params:
+                enclosing.setdefault(param, parent)
+            parent = parent.rpartition(".")[0]
+        prefix = summary.module + "."
+        calls: list[CallEdge] = []
+        changed = False
+        for edge in fn.calls:
+            name = edge.callee[len(prefix) :] if edge.callee.startswith(prefix) else ""
+            owner = enclosing.get(name) if name and name not in fn.params and name not in {"self", "cls"} else None
+            passed = passed_functions(self, f"{ARGUMENT_REF}{owner}#{name}") if owner is not None and self.function(edge.callee) is None else []
+            if passed:
+                calls.extend(replace(edge, callee=function) for function in passed)
+                changed = True
+            else:
+                calls.append(edge)
+        if changed:
+            self.functions[qual] = (summary, replace(fn, calls=calls))
 
     def _stored_functions(self, table: str) -> list[str]:
         """The functions a decorator or register function stores into a module's table (`TOOLS[name]
