@@ -141,36 +141,48 @@ def importers(
 
 
 def _passing_on(summaries: Sequence[ModuleSummary]) -> set[bytes]:
-    """The functions whose callers fill a table a dispatcher calls through (a registry's
-    `self._tools[name] = {"function": func}`, PassedCallables._store_in_object), and the functions
-    that pass their own parameter on to one of those (`def tool(fn): return registry.tool(fn)`),
-    by the name their callers spell: a loader's `tool(obj)` over a module's members holds the tools."""
+    """The functions whose callers fill an object's table a dispatcher calls through (a registry's
+    `self._tools[name] = {"function": func}`, PassedCallables._store_in_object), and those that
+    pass their own parameter on to one of them in the same module (`def tool(fn): return
+    registry.tool(fn)`), as deep as the linker follows callers (MAX_CALLERS), by the name their
+    callers spell: a loader's `tool(obj)` over a module's members holds the tools."""
+    from mcp_lint.linking.passed_callables import MAX_CALLERS
     from mcp_lint.model.summary import ARGUMENT_REF
 
+    def function_of(ref: str) -> str:
+        return ref[len(ARGUMENT_REF) :].rpartition("#")[0]
+
+    # (module, function): a table of a class (`pkg.app.Registry._tools`), not of a module.
     wanted = {
-        ref[len(ARGUMENT_REF) :].rpartition("#")[0].rsplit(".", 1)[-1]
+        (summary.module, function_of(ref))
         for summary in summaries
-        for table in summary.tables.values()
+        for key, table in summary.tables.items()
+        if key.rpartition(".")[0] != summary.module
         for row in table.rows
         for part in row.parts
         for ref in part
         if ref.startswith(ARGUMENT_REF)
     }
+    if not wanted:
+        return set()
     passing = [
-        (callee.rsplit(".", 1)[-1], ref[len(ARGUMENT_REF) :].rpartition("#")[0].rsplit(".", 1)[-1])
+        (summary.module, callee, function_of(ref))
         for summary in summaries
         for callee, _, _, named in summary.callable_arguments
         for ref in named
         if ref.startswith(ARGUMENT_REF)
     ]
-    grown = True
-    while grown:
-        grown = False
-        for callee, passer in passing:
-            if callee in wanted and passer not in wanted:
-                wanted.add(passer)
-                grown = True
-    return {name.encode() for name in wanted}
+    for _ in range(MAX_CALLERS):
+        ends = {(module, function.rsplit(".", 1)[-1]) for module, function in wanted}
+        more = {
+            (module, passer)
+            for module, callee, passer in passing
+            if (module, callee.rsplit(".", 1)[-1]) in ends and callee.startswith(module + ".")
+        }
+        if more <= wanted:
+            break
+        wanted |= more
+    return {function.rsplit(".", 1)[-1].encode() for _, function in wanted}
 
 
 class ImportIndex:
