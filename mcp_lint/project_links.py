@@ -163,7 +163,9 @@ class Project(ProjectNames):
         for edge in fn.calls:
             name = edge.callee[len(prefix) :] if edge.callee.startswith(prefix) else ""
             owner = enclosing.get(name) if name and name not in fn.params and name not in {"self", "cls"} else None
-            passed = passed_functions(self, f"{ARGUMENT_REF}{owner}#{name}") if owner is not None and self.function(edge.callee) is None else []
+            # Not what a decorator decorates: its wrapper's `func(*args)` is the decorated
+            # function's own call, which wrapper_bodies() follows from the tool's side.
+            passed = passed_functions(self, f"{ARGUMENT_REF}{owner}#{name}", decorated=False) if owner is not None and self.function(edge.callee) is None else []
             if passed:
                 calls.extend(replace(edge, callee=function) for function in passed)
                 changed = True
