@@ -777,6 +777,14 @@ def _table_targets(facts: FunctionFacts, model: ModuleModel) -> list[tuple[CallF
                 if qual.startswith(owner) and "." not in qual[len(owner) :] and other.name.startswith(dynamic.prefix)
                 and other is not facts and not other.name.startswith("__")
             ]
+        elif dynamic.table.startswith(("self.", "cls.")):
+            # Any table of the module (the object's own, by whatever name), and the rows its
+            # methods store (`self._tools[name] = {"function": func}` in a registering method:
+            # PassedCallables._store_in_object), which the linker reads (Project._expand_table_calls).
+            targets = [ref for refs in model.function_tables.values() for ref in refs]
+            stored = f"{facts.qualname.rsplit('.', 1)[0]}.{dynamic.table.partition('.')[2]}"
+            if stored in model.tables:
+                targets.append(TABLE_REF + stored)
         elif dynamic.table:
             local = dynamic.table[len(model.module) + 1 :] if dynamic.table.startswith(model.module + ".") else dynamic.table
             targets = model.function_tables.get(local, model.function_tables.get(dynamic.table, []))

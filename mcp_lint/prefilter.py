@@ -140,6 +140,51 @@ def importers(
     return ImportIndex(texts, names, imported).importers(targets)
 
 
+def _passing_on(summaries: Sequence[ModuleSummary]) -> set[bytes]:
+    """The functions whose callers fill an object's table a dispatcher calls through (a registry's
+    `self._tools[name] = {"function": func}`, PassedCallables._store_in_object), and those that
+    pass their own parameter on to one of them in the same module (`def tool(fn): return
+    registry.tool(fn)`), as deep as the linker follows callers (MAX_CALLERS), by the name their
+    callers spell: a loader's `tool(obj)` over a module's members holds the tools."""
+    from mcp_lint.linking.passed_callables import MAX_CALLERS
+    from mcp_lint.model.summary import ARGUMENT_REF
+
+    def function_of(ref: str) -> str:
+        return ref[len(ARGUMENT_REF) :].rpartition("#")[0]
+
+    # (module, function): a table of a class (`pkg.app.Registry._tools`), not of a module.
+    wanted = {
+        (summary.module, function_of(ref))
+        for summary in summaries
+        for key, table in summary.tables.items()
+        if key.rpartition(".")[0] != summary.module
+        for row in table.rows
+        for part in row.parts
+        for ref in part
+        if ref.startswith(ARGUMENT_REF)
+    }
+    if not wanted:
+        return set()
+    passing = [
+        (summary.module, callee, function_of(ref))
+        for summary in summaries
+        for callee, _, _, named in summary.callable_arguments
+        for ref in named
+        if ref.startswith(ARGUMENT_REF)
+    ]
+    for _ in range(MAX_CALLERS):
+        ends = {(module, function.rsplit(".", 1)[-1]) for module, function in wanted}
+        more = {
+            (module, passer)
+            for module, callee, passer in passing
+            if (module, callee.rsplit(".", 1)[-1]) in ends and callee.startswith(module + ".")
+        }
+        if more <= wanted:
+            break
+        wanted |= more
+    return {function.rsplit(".", 1)[-1].encode() for _, function in wanted}
+
+
 class ImportIndex:
     """Who may import whom among a set of files, read from their import statements once (see
     importers); `replace` updates one file's entry (`--fix` re-links a fixed file with the files
@@ -353,6 +398,7 @@ class NextFiles:
             for latent in function.latent
             for callee in latent.needs_callers
         )
+        names.update(_passing_on(summaries))
         if not names:
             return set()
         # The name as a whole identifier: a call, a method call or a reference spells it with no

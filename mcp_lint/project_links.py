@@ -110,6 +110,9 @@ class Project(ProjectNames):
         self._passed: dict[tuple[str, str], list[tuple[Family | None, str]]] = {}
         self._givers: dict[str, list[ModuleSummary]] = {}  # _server_givers(), per class
         # Functions defined directly in another function: a decorator's wrapper, a closure.
+        # A function calling through an object's table its registering method fills -> the
+        # functions stored there (_expand_table_calls): each one tool's code under a dispatcher.
+        self._stored_callees: dict[str, dict[str, frozenset]] = {}
         self._nested: dict[str, list[str]] = {}
         for qual in self.functions:
             parent = qual.rpartition(".")[0]
@@ -118,6 +121,9 @@ class Project(ProjectNames):
         for summary in summaries:
             for qual in summary.table_callers:
                 self._expand_table_calls(qual)
+        for nested in list(self._nested.values()):
+            for qual in nested:
+                self._expand_parameter_calls(qual)
 
     def _expand_table_calls(self, qual: str) -> None:
         """A call through a table of another module (`HANDLERS.get(name)(args)` with HANDLERS
@@ -131,11 +137,42 @@ class Project(ProjectNames):
         for edge in fn.calls:
             if edge.callee.startswith(TABLE_REF):
                 table = edge.callee[len(TABLE_REF) :]
-                functions = dict.fromkeys((*self.function_table(table), *self._stored_functions(table)))
+                stored = self._stored_functions(table)
+                functions = dict.fromkeys((*self.function_table(table), *stored))
                 calls.extend(replace(edge, callee=function) for function in functions)
+                if edge.returned or edge.flows:
+                    self._stored_callees.setdefault(qual, {}).update(dict.fromkeys(stored, edge.guarded))
             else:
                 calls.append(edge)
         self.functions[qual] = (summary, replace(fn, calls=calls))
+
+    def _expand_parameter_calls(self, qual: str) -> None:
+        """A closure calling a parameter of the function that defines it (`def make(impl): async
+        def run(q): return await impl(q); return run`) runs what that function's callers pass
+        (`make(impl=_query)`, linking/passed_callables.py): one call to each in its place."""
+        summary, fn = self.functions[qual]
+        enclosing: dict[str, str] = {}
+        parent = qual.rpartition(".")[0]
+        while parent in self.functions:
+            for param in self.functions[parent][1].params:
+                enclosing.setdefault(param, parent)
+            parent = parent.rpartition(".")[0]
+        prefix = summary.module + "."
+        calls: list[CallEdge] = []
+        changed = False
+        for edge in fn.calls:
+            name = edge.callee[len(prefix) :] if edge.callee.startswith(prefix) else ""
+            owner = enclosing.get(name) if name and name not in fn.params and name not in {"self", "cls"} else None
+            # Not what a decorator decorates: its wrapper's `func(*args)` is the decorated
+            # function's own call, which wrapper_bodies() follows from the tool's side.
+            passed = passed_functions(self, f"{ARGUMENT_REF}{owner}#{name}", decorated=False) if owner is not None and self.function(edge.callee) is None else []
+            if passed:
+                calls.extend(replace(edge, callee=function) for function in passed)
+                changed = True
+            else:
+                calls.append(edge)
+        if changed:
+            self.functions[qual] = (summary, replace(fn, calls=calls))
 
     def _stored_functions(self, table: str) -> list[str]:
         """The functions a decorator or register function stores into a module's table (`TOOLS[name]
@@ -215,6 +252,14 @@ class Project(ProjectNames):
                         owner = method.rsplit(".", 2)[-2]
                         per_tool = ToolRegistration(method, edge.branch or owner, reg.family, reg.server, "per-tool", reg.lowlevel_major, edge.guarded)
                         extra.append((per_tool, summary))
+        # A registry object's dispatch method (`func = self._tools[name]["function"]; result =
+        # func(**args)`) run by the tools/call handler: each function its registering method
+        # stores is one tool's code, named by its own name.
+        for reg, summary in out + extra:
+            if reg.kind not in {"dispatch", "raw-dispatch", "per-tool"}:
+                continue
+            for function, guarded in sorted(self._stored_callees.get(reg.function, {}).items()):
+                extra.append((ToolRegistration(function, last_name(function), reg.family, reg.server, "per-tool", reg.lowlevel_major, guarded), summary))
         return out + extra
 
     def _element_tools(self, reg: ToolRegistration, edge: CallEdge) -> list[ToolRegistration]:
@@ -329,6 +374,9 @@ class Project(ProjectNames):
             return []
         self._registering.add(found[1].qualname)
         return self._decorated_with(found[1].qualname)
+
+    def decorated_with(self, decorator: str) -> list[str]:
+        return self._decorated_with(decorator)
 
     def _decorated_with(self, decorator: str) -> list[str]:
         """The functions decorated with `decorator` (`@decorator`), or with the function that

@@ -452,6 +452,10 @@ class ProjectNames:
         summary = self.modules.get(module)
         return list(summary.function_tables.get(name, ())) if summary is not None else []
 
+    def decorated_with(self, decorator: str) -> list[str]:
+        """The functions decorated with `decorator` (the link step knows them: Project)."""
+        return []
+
     def table(self, start: str) -> table_rows.Table | None:
         """A table of rows by where a path starts (table_rows.TablePath): a function's returned
         table, a table it builds in a local, or a module-level table, in any module."""
@@ -463,7 +467,10 @@ class ProjectNames:
             suffix = local + name if local else table_rows.RETURNED
             return found[0].tables.get(found[1].qualname + suffix)
         resolved = self.resolve(start, lookup=Lookup.REGISTRATION)
-        summary = self.modules.get(resolved.rpartition(".")[0])
+        module = resolved.rpartition(".")[0]
+        while module and module not in self.modules:  # a class's table (`pkg.app.Registry._tools`)
+            module = module.rpartition(".")[0]
+        summary = self.modules.get(module)
         return summary.tables.get(resolved) if summary is not None else None
 
     def server_family(self, key: str) -> Family | None:

@@ -19,20 +19,21 @@ MAX_CALLERS = 3
 _ANY_MEMBER = "__dict__"  # a name every module has: what a reflection over the module reads  # a parameter filled by a caller's loop over its own parameter, and so on
 
 
-def passed_functions(project: ProjectNames, ref: str) -> list[str]:
-    """The project functions an ARGUMENT_REF or MEMBERS_REF registration stands for, in order."""
+def passed_functions(project: ProjectNames, ref: str, decorated: bool = True) -> list[str]:
+    """The project functions an ARGUMENT_REF or MEMBERS_REF registration stands for, in order;
+    `decorated`: with those a decorator taking the parameter decorates (`@tool`)."""
     out: dict[str, None] = {}
-    for name in _values(project, ref, 0):
+    for name in _values(project, ref, 0, decorated):
         for function in _functions_named(project, name):
             out[function] = None
     return list(out)
 
 
-def _values(project: ProjectNames, ref: str, depth: int) -> Iterator[str]:
+def _values(project: ProjectNames, ref: str, depth: int, decorated: bool = True) -> Iterator[str]:
     """The names `ref` stands for: what callers pass, with MEMBERS_REF kept on a module's name."""
     if ref.startswith(MEMBERS_REF):
         inner = ref[len(MEMBERS_REF) :]
-        sources = _values(project, inner, depth) if inner.startswith(ARGUMENT_REF) else iter((inner,))
+        sources = _values(project, inner, depth, decorated) if inner.startswith(ARGUMENT_REF) else iter((inner,))
         for source in sources:
             if not source.startswith(MEMBERS_REF):
                 yield MEMBERS_REF + source
@@ -57,7 +58,11 @@ def _values(project: ProjectNames, ref: str, depth: int) -> Iterator[str]:
             if target is None or target[1].qualname != found[1].qualname:
                 continue
             for name in named:
-                yield from _values(project, name, depth + 1)
+                yield from _values(project, name, depth + 1, decorated)
+    if decorated and index == shift:
+        # The first parameter of a decorator: what `@decorator` decorates is passed to it
+        # (`def tool(fn): return registry.add(fn)` used as `@tool`).
+        yield from project.decorated_with(found[1].qualname)
 
 
 def _functions_named(project: ProjectNames, name: str) -> list[str]:

@@ -330,8 +330,11 @@ class _BodyWalker(FastVisitor):
         """The qualified name of a table: a module-level or imported name, or "<builder>()" for a
         local assigned a table-building function's result; "" when not known (a parameter)."""
         name = dotted(expr)
-        if name is None or name.split(".")[0] in {"self", "cls"}:
+        if name is None:
             return ""
+        if name.split(".")[0] in {"self", "cls"}:
+            # `self._tools[name]`: the object's table, kept by its attribute (analysis._table_targets).
+            return name if name.count(".") == 1 else ""
         if "." not in name and name in self.assigned_calls:
             builder = self.resolve_callee(self.assigned_calls[name].func)
             return f"{builder}()" if builder else ""

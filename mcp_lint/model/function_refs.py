@@ -25,7 +25,7 @@ Expr = cst.BaseExpression
 # Builtins that copy an iterable: what they return holds its rows.
 _ROW_COPIES = frozenset({"tuple", "list", "sorted", "set", "frozenset", "reversed"})
 
-_ROW_FUNCTION_KEYS = frozenset({"function", "func", "fn", "handler", "callable", "callback", "impl", "implementation", "run", "execute", "coroutine"})
+ROW_FUNCTION_KEYS = frozenset({"function", "func", "fn", "handler", "callable", "callback", "impl", "implementation", "run", "execute", "coroutine"})
 
 
 class FunctionReferences(ScopeWalker):
@@ -193,7 +193,7 @@ class FunctionReferences(ScopeWalker):
                 for row in values
                 for element in row.elements  # type: ignore[attr-defined]
                 if type(element) is cst.DictElement
-                and string_value(element.key) in _ROW_FUNCTION_KEYS
+                and string_value(element.key) in ROW_FUNCTION_KEYS
                 and type(element.value) in (cst.Name, cst.Attribute)
                 for ref in self._function_refs(element.value)
             ]

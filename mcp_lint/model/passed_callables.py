@@ -19,7 +19,7 @@ from __future__ import annotations
 import libcst as cst
 
 from mcp_lint.model.call_args import first_positional, string_value
-from mcp_lint.model.function_refs import FunctionReferences
+from mcp_lint.model.function_refs import ROW_FUNCTION_KEYS, FunctionReferences
 from mcp_lint.model.names import dotted, unwrap_await
 from mcp_lint.model.summary import ARGUMENT_REF, CLASS_MEMBERS, DECORATED_REF, MEMBERS_REF, TABLE_REF
 from mcp_lint.model.table_rows import Row, Table
@@ -159,10 +159,17 @@ class PassedCallables(FunctionReferences):
     # -- module tables filled with a parameter ---------------------------------------------
     def _track_table(self, target: cst.BaseExpression, value: cst.BaseExpression) -> None:
         super()._track_table(target, value)
-        if type(target) is cst.Subscript and type(target.value) is cst.Name and len(target.slice) == 1:
-            index = target.slice[0].slice
-            key = string_value(index.value) if type(index) is cst.Index else None
+        if type(target) is not cst.Subscript or len(target.slice) != 1:
+            return
+        index = target.slice[0].slice
+        key = string_value(index.value) if type(index) is cst.Index else None
+        if type(target.value) is cst.Name:
             self._store_parameter(target.value.value, key, value)
+        elif type(target.value) is cst.Attribute and dotted(target.value.value) == "self" and self._class_qual():
+            # A registry object's table (`self._tools[name] = {"function": func, ...}` in its
+            # method, or in a decorator defined there): a dispatcher method's
+            # `self._tools[name]["function"](**args)` calls what was stored.
+            self._store_in_object(self._key(f"self.{target.value.attr.value}"), key, value)
 
     def _table_update(self, call: cst.Call) -> None:
         super()._table_update(call)
@@ -182,6 +189,23 @@ class PassedCallables(FunctionReferences):
         parts = tuple(self._parameter_part(part) for part in _unpacked_parts(unwrap_await(value)))
         if any(parts):
             self._record_table(self._key(table), Table((Row(key, parts),)))
+
+    def _store_in_object(self, table: str, key: str | None, value: cst.BaseExpression) -> None:
+        """A row of an object's table (`table`: the class's attribute) holding a parameter of the
+        function being walked, as it is or as the function of a row dict (`{"function": fn}`)."""
+        if self._function_frame() is None:
+            return
+        value = unwrap_await(value)
+        if type(value) is cst.Dict:
+            stored = [
+                element.value
+                for element in value.elements
+                if type(element) is cst.DictElement and string_value(element.key) in ROW_FUNCTION_KEYS
+            ]
+            value = stored[0] if len(stored) == 1 else value
+        part = self._parameter_part(value)
+        if part:
+            self._record_table(table, Table((Row(key, (part,)),)))
 
     def _parameter_part(self, part: cst.BaseExpression) -> tuple[str, ...]:
         """What a stored parameter stands for: what the function decorates, what callers pass."""
@@ -225,7 +249,9 @@ class PassedCallables(FunctionReferences):
         if type(value) is not cst.Name:
             return ()
         name = value.value
-        passed = self._loop_source(name)  # (a parameter passed on as it is: not followed)
+        # A loop variable over a parameter or a reflection, or a parameter passed on as it is
+        # (`def tool(fn): return registry.add(fn)`): what fills it is what the callers pass.
+        passed = self._loop_source(name) or self._parameter_ref(name)
         if passed is not None:
             return (passed,)
         for frame in reversed(self.frames):
