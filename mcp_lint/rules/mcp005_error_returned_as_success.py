@@ -85,6 +85,7 @@ from mcp_lint.rules.results import (
     _text_content,
     _unwrap,
     classify_return,
+    failure_message_of,
     envelope_callee,
     builder_keywords,
     hint_left_behind,
@@ -587,6 +588,16 @@ def _writes_into_builder(fn: FunctionFacts, ctx: FileContext, value: cst.BaseExp
     positional = [a.value for a in value.args if a.keyword is None and not a.star]
     message = fn.value_of(positional[0]) if positional else None
     return message is not None and is_text(message) and len(_OWN_WORD.findall(" ".join(_literal_parts(message)))) >= _OWN_WORDS
+
+
+def _writes_own_failure(fn: FunctionFacts, ctx: FileContext, value: cst.BaseExpression) -> bool:
+    """Is the failure value a builder returns worded here (`{"error": f"{kind} {key} was not
+    found"}`), not a message its caller chose (`{"error": msg}`, `f"Error: {msg}"`)?"""
+    message = failure_message_of(fn.value_of(unwrap_await(value)), ctx)
+    if message is None:
+        return False
+    message = fn.value_of(message)
+    return is_text(message) and len(_OWN_WORD.findall(" ".join(_literal_parts(message)))) >= _OWN_WORDS
 
 
 # Words of two letters or more: "Error: " + msg has one of its own, a message written here more.
@@ -1478,6 +1489,9 @@ def check_health() -> dict:
         # the message: the flow's anchor is each caller that returns it (`return _fail(e)`,
         # where `raise ToolError(_fail(e))` goes), its own returns are related locations.
         builds_for_callers = is_error_builder_name(fn.name) and _only_failures(fn, ctx, lookup)
+        # An error-named builder handed no exception and no words of its callers' writes its own
+        # message (`not_found(kind, key)`): reported where it writes it (_writes_own_failure).
+        builds_own = builds_for_callers and not any(p not in {"self", "cls"} and looks_like_exception_param(fn.node, p) for p in fn.params)
         # (Not for a tool's handler: no caller hands it an exception, its returns are its own.)
         described = -1 if any(reg.function == fn.qualname for reg in ctx.model.tools) else _described_failure(fn, ctx, lookup)
         if described >= 0 and verdict_or_none(fn) and _described_exception(fn, ctx, lookup) < 0:
@@ -1514,6 +1528,15 @@ def check_health() -> dict:
                 for resolved, anchor, conditions in _sent_values(fn, ctx, ret, value):
                     for latent in self._check_value(fn, ctx, ret, value, resolved, anchor, conditions, True, lookup, unpacked):
                         yield replace(latent, payload=replace(_failure(latent), writes_message=True, msg=msg if anchor is ret.node else ""))
+                continue
+            if builds_own and _writes_own_failure(fn, ctx, value):
+                # `def not_found(kind, key): return {"error": f"{kind} {key} was not found"}`: the
+                # builder writes the message itself (its callers hand in no words): the flow's
+                # anchor is this return, as for a message written into another builder (issue
+                # 20 item 5); callers returning it whole are dropped at link time.
+                for resolved, anchor, conditions in _sent_values(fn, ctx, ret, value):
+                    for latent in self._check_value(fn, ctx, ret, value, resolved, anchor, conditions, True, lookup, unpacked):
+                        yield replace(latent, payload=replace(_failure(latent), writes_message=True))
                 continue
             if not conditional and is_error_builder_name(fn.name):
                 # `def tool_error(exc): return json.dumps(error_payload(exc))`: it builds errors by
