@@ -68,3 +68,71 @@ def report_failure(code: int) -> str:
     return "Error: the greenhouse refused access."  # expect: MCP005
 """
     check(source)
+
+
+# Issue 20 item 5: "the statement that builds the model-facing failure value". A builder that
+# writes the message itself (its callers hand in only the key) is that statement; one that only
+# wraps the words its caller chose is not: the caller, who wrote them, is.
+OWN_WORDS_BUILDER = HEADER + """
+BEDS: dict = {}
+
+
+def bed_missing_error(bed: str) -> dict:
+    return {"error": f"The bed {bed} was not found in the garden."}  # expect: MCP005
+
+
+@mcp.tool()
+def water_bed(bed: str) -> dict:
+    if bed not in BEDS:
+        return bed_missing_error(bed)
+    return {"watered": bed}
+
+
+@mcp.tool()
+def weed_bed(bed: str) -> dict:
+    if bed not in BEDS:
+        return bed_missing_error(bed)
+    return {"weeded": bed}
+"""
+
+
+def test_a_builder_writing_its_own_message_is_reported_once_at_its_return_with_callers_related() -> None:
+    findings = check(OWN_WORDS_BUILDER)
+    assert len(findings) == 1
+    related = [(r.location.row, r.message) for r in findings[0].related]
+    assert (15, "returned on by `water_bed()`") in related
+    assert (22, "returned on by `weed_bed()`") in related
+    assert "reached from tools 'water_bed', 'weed_bed'" in findings[0].notes
+
+
+def test_a_builder_wrapping_its_callers_words_stays_reported_at_each_caller() -> None:
+    source = HEADER + """
+BEDS: dict = {}
+
+
+def _error(message: str) -> dict:
+    return {"error": message}
+
+
+@mcp.tool()
+def water_bed(bed: str) -> dict:
+    if bed not in BEDS:
+        return _error(f"The bed {bed} was not found in the garden.")  # expect: MCP005
+    return {"watered": bed}
+
+
+@mcp.tool()
+def weed_bed(bed: str) -> dict:
+    if bed not in BEDS:
+        return _error("Error: " + bed)  # expect: MCP005
+    return {"weeded": bed}
+"""
+    findings = check(source)
+    assert {f.location.row for f in findings} == {15, 22}
+
+
+def test_a_builder_wording_a_handed_exception_stays_reported_at_its_callers() -> None:
+    # The exception each caller caught is its own flow (the first test of this module): the
+    # builder's own sentences do not move the anchor when it is handed an exception.
+    findings = check(HEADER + BUILDER + CALLERS)
+    assert {f.location.row for f in findings} == {18, 26}
