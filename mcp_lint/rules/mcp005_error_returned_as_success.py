@@ -591,13 +591,33 @@ def _writes_into_builder(fn: FunctionFacts, ctx: FileContext, value: cst.BaseExp
 
 
 def _writes_own_failure(fn: FunctionFacts, ctx: FileContext, value: cst.BaseExpression) -> bool:
-    """Is the failure value a builder returns worded here (`{"error": f"{kind} {key} was not
-    found"}`), not a message its caller chose (`{"error": msg}`, `f"Error: {msg}"`)?"""
-    message = failure_message_of(fn.value_of(unwrap_await(value)), ctx)
+    """Does a builder return a whole failure record it words itself (`{"ok": False, "error":
+    {"message": f"The bed {bed} was not found."}}`), not a message its caller chose (`{"error":
+    msg}`)? Only a record: a builder returning text only formats the message its callers return
+    as their failure (reported there: the public labels and test_mcp005_flow_anchor's first test)."""
+    value = fn.value_of(unwrap_await(value))
+    if type(value) is not cst.Dict:
+        return False
+    message = failure_message_of(value, ctx)
     if message is None:
         return False
-    message = fn.value_of(message)
-    return is_text(message) and len(_OWN_WORD.findall(" ".join(_literal_parts(message)))) >= _OWN_WORDS
+    written = [fn.value_of(message)]
+    if type(written[0]) is cst.Dict:
+        inner = failure_message_of(written[0], ctx) or _dict_items(written[0]).get("message")
+        if inner is None:
+            return False
+        written = [fn.value_of(inner)]
+    if type(written[0]) is cst.Name and written[0].value not in fn.params:
+        # `message = "..."` in each branch above the return: every sentence is the builder's.
+        name = written[0].value
+        written = [
+            node.value
+            for node in descendants(fn.node)
+            if type(node) is cst.Assign and any(type(t.target) is cst.Name and t.target.value == name for t in node.targets)
+        ]
+    return bool(written) and all(
+        is_text(m) and len(_OWN_WORD.findall(" ".join(_literal_parts(m)))) >= _OWN_WORDS for m in written
+    )
 
 
 # Words of two letters or more: "Error: " + msg has one of its own, a message written here more.
@@ -1491,7 +1511,7 @@ def check_health() -> dict:
         builds_for_callers = is_error_builder_name(fn.name) and _only_failures(fn, ctx, lookup)
         # An error-named builder handed no exception and no words of its callers' writes its own
         # message (`not_found(kind, key)`): reported where it writes it (_writes_own_failure).
-        builds_own = builds_for_callers and not any(p not in {"self", "cls"} and looks_like_exception_param(fn.node, p) for p in fn.params)
+        builds_own = builds_for_callers and not any(reg.function == fn.qualname for reg in ctx.model.tools) and not any(p not in {"self", "cls"} and looks_like_exception_param(fn.node, p) for p in fn.params)
         # (Not for a tool's handler: no caller hands it an exception, its returns are its own.)
         described = -1 if any(reg.function == fn.qualname for reg in ctx.model.tools) else _described_failure(fn, ctx, lookup)
         if described >= 0 and verdict_or_none(fn) and _described_exception(fn, ctx, lookup) < 0:

@@ -136,3 +136,37 @@ def test_a_builder_wording_a_handed_exception_stays_reported_at_its_callers() ->
     # builder's own sentences do not move the anchor when it is handed an exception.
     findings = check(HEADER + BUILDER + CALLERS)
     assert {f.location.row for f in findings} == {18, 26}
+
+
+def test_a_builder_returning_its_own_sentence_as_text_stays_reported_at_each_caller() -> None:
+    # Text only formats the message each caller returns as its failure; a record (flag, error
+    # object) is the whole failure value, built in the builder.
+    source = OWN_WORDS_BUILDER.replace(
+        'def bed_missing_error(bed: str) -> dict:\n    return {"error": f"The bed {bed} was not found in the garden."}  # expect: MCP005',
+        'def bed_missing_error(bed: str) -> str:\n    return f"Error: the bed {bed} was not found in the garden."',
+    ).replace("return bed_missing_error(bed)", "return bed_missing_error(bed)  # expect: MCP005")
+    findings = check(source)
+    assert {f.location.row for f in findings} == {15, 22}
+
+
+def test_a_record_whose_message_is_chosen_in_branches_is_reported_at_the_builder() -> None:
+    source = HEADER + """
+BEDS: dict = {}
+
+
+def bed_state_error(bed: str, frozen: bool) -> dict:
+    if frozen:
+        message = "The soil of this bed is frozen, try again in spring."
+    else:
+        message = "The bed was not found in the garden."
+    return {"ok": False, "error": {"message": message, "bed": bed}}  # expect: MCP005
+
+
+@mcp.tool()
+def water_bed(bed: str) -> dict:
+    if bed not in BEDS:
+        return bed_state_error(bed, False)
+    return {"ok": True, "watered": bed}
+"""
+    findings = check(source)
+    assert [r.location.row for r in findings[0].related if r.message.startswith("returned on")] == [19]
