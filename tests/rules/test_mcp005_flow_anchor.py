@@ -170,3 +170,44 @@ def water_bed(bed: str) -> dict:
 """
     findings = check(source)
     assert [r.location.row for r in findings[0].related if r.message.startswith("returned on")] == [19]
+
+
+# A describer handed the reply its caller found failed by its status: the record it words from
+# the reply is the failure value, built once in the describer for every such caller.
+REPLY_DESCRIBER = """
+import httpx
+
+from mcp.server.fastmcp import FastMCP
+
+mcp = FastMCP("garden")  # expect: MCP007 (a reply's failure reaches the unmasked server)
+
+
+def _limit_error(tool: str, response: httpx.Response) -> dict:
+    if response.headers.get("Reset"):
+        message = "The garden API limit was exceeded, wait for the reset."
+    else:
+        message = "The garden API limit was exceeded."
+    return {"ok": False, "error": {"message": message, "tool": tool}}  # expect: MCP005
+
+
+@mcp.tool()
+def water_bed(bed: str) -> dict:
+    response = httpx.get(f"https://garden.example/beds/{bed}")
+    if response.status_code == 429:
+        return _limit_error("water_bed", response)
+    return {"ok": True, "watered": response.json()}
+"""
+
+
+def test_a_describer_of_a_reply_found_failed_by_its_status_is_the_anchor() -> None:
+    findings = [f for f in check(REPLY_DESCRIBER) if f.code == "MCP005"]
+    assert len(findings) == 1
+    assert [r.location.row for r in findings[0].related if r.message.startswith("returned on")] == [21]
+
+
+def test_a_reply_handed_in_on_a_success_status_keeps_the_callers_finding() -> None:
+    # `!= 200` is no found failure (a 204 or a redirect is none): the caller decides, as before.
+    source = REPLY_DESCRIBER.replace("response.status_code == 429", "response.status_code != 200").replace(
+        '  # expect: MCP005', ''
+    ).replace('return _limit_error("water_bed", response)', 'return _limit_error("water_bed", response)  # expect: MCP005')
+    check(source)
