@@ -1579,6 +1579,17 @@ def _prepares_only(callee: str, ctx: FileContext) -> bool:
     return memo[callee]
 
 
+def _only_sets_up(callee: str, ctx: FileContext) -> bool:
+    """Is the function of this module one whose only change of its own is idempotent set-up,
+    whatever its parameters (`_prepares_only` asks it of a helper handed its caller's path)?"""
+    facts = ctx.model.functions[callee]
+    memo: dict[str, bool] = ctx.memo.setdefault("only_sets_up", {})  # type: ignore[assignment]
+    if callee not in memo:
+        memo[callee] = False  # recursion: assume it changes something
+        memo[callee] = _first_preparation(facts, ctx) is not None and not _yields(facts.node) and not _may_mutate_itself(facts, ctx)
+    return memo[callee]
+
+
 def _may_mutate_itself(fn: FunctionFacts, ctx: FileContext) -> bool:
     """Does the function change something other than by set-up, itself or through a project
     helper that may (`_run(["sync", target])`)?"""
@@ -1596,6 +1607,10 @@ def _may_mutate_itself(fn: FunctionFacts, ctx: FileContext) -> bool:
         if inner is None or inner == fn.qualname:
             continue
         # Another module's function is judged by its name (`sync_tree(p)`), as candidates are.
+        # A helper of this module whose own only change is set-up (a lazy accessor of the default
+        # output folder, `_default_dir()` with its `mkdir(exist_ok=True)`) adds no change.
+        if inner in ctx.model.functions and _only_sets_up(inner, ctx):
+            continue
         if _may_mutate(inner, ctx, module_names) if inner in ctx.model.functions else _is_doer(last_name(inner)):
             return True
     return False
