@@ -17,6 +17,7 @@ tool's call as related locations.
 from __future__ import annotations
 
 import builtins
+import re
 import sys
 from dataclasses import dataclass, field
 from typing import Iterable, Iterator, Mapping, Sequence
@@ -1007,6 +1008,7 @@ def classify_calls(steps: _Steps, fn: FunctionFacts, ctx: FileContext) -> bool:
         elif callee in ctx.model.functions:
             maybe.append((id(call.node), callee))
     if prepared:
+        any_mutation = _hands_prepared_paths(steps, fn, aliases) or any_mutation
         # After a helper's set-up, a helper of this module that may change something is the
         # change it was for (`_prepare_output(out)`, a check, `_render(spec, out)`).
         for key, callee in maybe:
@@ -1022,6 +1024,39 @@ def classify_calls(steps: _Steps, fn: FunctionFacts, ctx: FileContext) -> bool:
     # function_effects reads it back instead of classifying the calls a second time.
     ctx.memo.setdefault("first_mutation", {})[id(fn)] = first  # type: ignore[union-attr]
     return any_mutation
+
+
+# Receivers whose calls only record what happens (`log.info("saved %s", out)`).
+_RECORDERS = lazy_compile(r"log|print|console|span|trace", re.I)
+
+
+def _hands_prepared_paths(steps: _Steps, fn: FunctionFacts, aliases: AliasTable) -> bool:
+    """The path a set-up helper returns (`out = _resolve_output(path)`, its `mkdir` made the
+    folder) handed to a library's method (`image.save(out)`, `client.download(url, out)`) is
+    the change the set-up was for: the library writes there. True when one is."""
+    made = {
+        name
+        for name, value in fn.single_assignments.items()
+        if type(value) is cst.Call and type(callee := steps.kinds.get(id(value))) is str and name not in fn.params and _prepares_only(callee, steps.ctx)
+    }
+    found = False
+    for call in fn.calls if made else ():
+        node = call.node
+        if call.handler is not None or id(node) in steps.kinds or steps.validators.get(id(node)) in steps.ctx.model.functions or type(node.func) is not cst.Attribute:
+            continue
+        receiver = node.func.value
+        root = receiver
+        while type(root) is cst.Attribute:
+            root = root.value
+        if type(root) is not cst.Name or root.value in made or aliases.resolve(root) is not None or _RECORDERS.search(chain(receiver) or ""):
+            continue
+        handed = [a.value for a in node.args if not a.star]
+        handed += [a.args[0].value for a in handed if type(a) is cst.Call and type(a.func) is cst.Name and a.func.value == "str" and a.args]
+        name = next((v.value for v in handed if type(v) is cst.Name and v.value in made), None)
+        if name is not None:
+            steps.kinds[id(node)] = MutationKind(f"writes to the prepared path ({name}, {_method_name(node)})", (name,), effect=Effect.FILES)
+            found = True
+    return found
 
 
 def _state_handed(steps: _Steps, call: cst.Call, callee: str, locals_: frozenset[str]) -> MutationKind | None:

@@ -152,6 +152,54 @@ CASES = [
             return str(target)
         """,
     ),
+    # The path a set-up helper returns, handed to a library's method after the check: the
+    # library writes there, so the helper's folder was made for a refused call.
+    case(
+        "prepared-path-handed-to-a-library-after-the-check",
+        """\
+        from sdk import Client, Logger
+
+        client = Client()
+        logger = Logger()
+
+        def _resolve_output(path: str) -> Path:
+            target = Path(path).resolve()
+            target.parent.mkdir(parents=True, exist_ok=True)  # expect: MCP004
+            return target
+
+        @mcp.tool()
+        def fetch(url: str, out: str, scale: int) -> str:
+            target = _resolve_output(out)
+            if not 1 <= scale <= 4:
+                raise ToolError("scale must be 1..4")
+            client.download(url, str(target))
+            return str(target)
+        """,
+    ),
+    # The path a set-up helper returns, handed to a library's method after the check: the
+    # library writes there, so the helper's folder was made for a refused call.
+    case(
+        "prepared-path-only-named-in-a-log-line-after-the-check",
+        """\
+        from sdk import Client, Logger
+
+        client = Client()
+        logger = Logger()
+
+        def _resolve_output(path: str) -> Path:
+            target = Path(path).resolve()
+            target.parent.mkdir(parents=True, exist_ok=True)
+            return target
+
+        @mcp.tool()
+        def fetch(url: str, out: str, scale: int) -> str:
+            target = _resolve_output(out)
+            if not 1 <= scale <= 4:
+                raise ToolError("scale must be 1..4")
+            logger.info("would save %s", target)
+            return str(target)
+        """,
+    ),
 ]
 
 
