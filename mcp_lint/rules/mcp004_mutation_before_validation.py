@@ -17,6 +17,7 @@ tool's call as related locations.
 from __future__ import annotations
 
 import builtins
+import re
 import sys
 from dataclasses import dataclass, field
 from typing import Iterable, Iterator, Mapping, Sequence
@@ -1007,6 +1008,7 @@ def classify_calls(steps: _Steps, fn: FunctionFacts, ctx: FileContext) -> bool:
         elif callee in ctx.model.functions:
             maybe.append((id(call.node), callee))
     if prepared:
+        any_mutation = _hands_prepared_paths(steps, fn, aliases) or any_mutation
         # After a helper's set-up, a helper of this module that may change something is the
         # change it was for (`_prepare_output(out)`, a check, `_render(spec, out)`).
         for key, callee in maybe:
@@ -1022,6 +1024,39 @@ def classify_calls(steps: _Steps, fn: FunctionFacts, ctx: FileContext) -> bool:
     # function_effects reads it back instead of classifying the calls a second time.
     ctx.memo.setdefault("first_mutation", {})[id(fn)] = first  # type: ignore[union-attr]
     return any_mutation
+
+
+# Receivers whose calls only record what happens (`log.info("saved %s", out)`).
+_RECORDERS = lazy_compile(r"log|print|console|span|trace", re.I)
+
+
+def _hands_prepared_paths(steps: _Steps, fn: FunctionFacts, aliases: AliasTable) -> bool:
+    """The path a set-up helper returns (`out = _resolve_output(path)`, its `mkdir` made the
+    folder) handed to a library's method (`image.save(out)`, `client.download(url, out)`) is
+    the change the set-up was for: the library writes there. True when one is."""
+    made = {
+        name
+        for name, value in fn.single_assignments.items()
+        if type(value) is cst.Call and type(callee := steps.kinds.get(id(value))) is str and name not in fn.params and _prepares_only(callee, steps.ctx)
+    }
+    found = False
+    for call in fn.calls if made else ():
+        node = call.node
+        if call.handler is not None or id(node) in steps.kinds or steps.validators.get(id(node)) in steps.ctx.model.functions or type(node.func) is not cst.Attribute:
+            continue
+        receiver = node.func.value
+        root = receiver
+        while type(root) is cst.Attribute:
+            root = root.value
+        if type(root) is not cst.Name or root.value in made or aliases.resolve(root) is not None or _RECORDERS.search(chain(receiver) or ""):
+            continue
+        handed = [a.value for a in node.args if not a.star]
+        handed += [a.args[0].value for a in handed if type(a) is cst.Call and type(a.func) is cst.Name and a.func.value == "str" and a.args]
+        name = next((v.value for v in handed if type(v) is cst.Name and v.value in made), None)
+        if name is not None:
+            steps.kinds[id(node)] = MutationKind(f"writes to the prepared path ({name}, {_method_name(node)})", (name,), effect=Effect.FILES)
+            found = True
+    return found
 
 
 def _state_handed(steps: _Steps, call: cst.Call, callee: str, locals_: frozenset[str]) -> MutationKind | None:
@@ -1579,6 +1614,17 @@ def _prepares_only(callee: str, ctx: FileContext) -> bool:
     return memo[callee]
 
 
+def _only_sets_up(callee: str, ctx: FileContext) -> bool:
+    """Is the function of this module one whose only change of its own is idempotent set-up,
+    whatever its parameters (`_prepares_only` asks it of a helper handed its caller's path)?"""
+    facts = ctx.model.functions[callee]
+    memo: dict[str, bool] = ctx.memo.setdefault("only_sets_up", {})  # type: ignore[assignment]
+    if callee not in memo:
+        memo[callee] = False  # recursion: assume it changes something
+        memo[callee] = _first_preparation(facts, ctx) is not None and not _yields(facts.node) and not _may_mutate_itself(facts, ctx)
+    return memo[callee]
+
+
 def _may_mutate_itself(fn: FunctionFacts, ctx: FileContext) -> bool:
     """Does the function change something other than by set-up, itself or through a project
     helper that may (`_run(["sync", target])`)?"""
@@ -1596,6 +1642,10 @@ def _may_mutate_itself(fn: FunctionFacts, ctx: FileContext) -> bool:
         if inner is None or inner == fn.qualname:
             continue
         # Another module's function is judged by its name (`sync_tree(p)`), as candidates are.
+        # A helper of this module whose own only change is set-up (a lazy accessor of the default
+        # output folder, `_default_dir()` with its `mkdir(exist_ok=True)`) adds no change.
+        if inner in ctx.model.functions and _only_sets_up(inner, ctx):
+            continue
         if _may_mutate(inner, ctx, module_names) if inner in ctx.model.functions else _is_doer(last_name(inner)):
             return True
     return False

@@ -60,6 +60,146 @@ CASES = [
             return "exported"
         """,
     ),
+    # A path-resolving helper whose default folder comes from a lazy accessor that only makes
+    # it: the accessor adds no change, so the helper is set-up for the path its caller passes.
+    case(
+        "path-resolving-helper-with-a-lazy-default-folder-then-a-check-then-a-write",
+        """\
+        _default_dir: Path | None = None
+
+        def _output_dir() -> Path:
+            global _default_dir
+            if _default_dir is None:
+                folder = ROOT / "renders"
+                folder.mkdir(parents=True, exist_ok=True)
+                _default_dir = folder
+            return _default_dir
+
+        def _resolve_output(path: str | None) -> Path:
+            if path:
+                target = Path(path).resolve()
+                target.parent.mkdir(parents=True, exist_ok=True)  # expect: MCP004
+                return target
+            return _output_dir() / "render.png"
+
+        @mcp.tool()
+        def render(note_id: str, out: str, scale: int) -> str:
+            target = _resolve_output(out or None)
+            if not 1 <= scale <= 4:
+                raise ToolError("scale must be 1..4")
+            NOTES[note_id]["render"] = str(target)
+            return str(target)
+        """,
+    ),
+    # A path-resolving helper whose default folder comes from a lazy accessor that only makes
+    # it: the accessor adds no change, so the helper is set-up for the path its caller passes.
+    case(
+        "path-resolving-helper-then-a-check-and-nothing-changed-after",
+        """\
+        _default_dir: Path | None = None
+
+        def _output_dir() -> Path:
+            global _default_dir
+            if _default_dir is None:
+                folder = ROOT / "renders"
+                folder.mkdir(parents=True, exist_ok=True)
+                _default_dir = folder
+            return _default_dir
+
+        def _resolve_output(path: str | None) -> Path:
+            if path:
+                target = Path(path).resolve()
+                target.parent.mkdir(parents=True, exist_ok=True)
+                return target
+            return _output_dir() / "render.png"
+
+        @mcp.tool()
+        def render(note_id: str, out: str, scale: int) -> str:
+            target = _resolve_output(out or None)
+            if not 1 <= scale <= 4:
+                raise ToolError("scale must be 1..4")
+            return str(target)
+        """,
+    ),
+    # A path-resolving helper whose default folder comes from a lazy accessor that only makes
+    # it: the accessor adds no change, so the helper is set-up for the path its caller passes.
+    case(
+        "path-resolving-helper-then-a-look-at-what-it-resolved",
+        """\
+        _default_dir: Path | None = None
+
+        def _output_dir() -> Path:
+            global _default_dir
+            if _default_dir is None:
+                folder = ROOT / "renders"
+                folder.mkdir(parents=True, exist_ok=True)
+                _default_dir = folder
+            return _default_dir
+
+        def _resolve_output(path: str | None) -> Path:
+            if path:
+                target = Path(path).resolve()
+                target.parent.mkdir(parents=True, exist_ok=True)
+                return target
+            return _output_dir() / "render.png"
+
+        @mcp.tool()
+        def render(note_id: str, out: str, scale: int) -> str:
+            target = _resolve_output(out or None)
+            if target.exists():
+                raise ToolError("the output already exists")
+            NOTES[note_id]["render"] = str(target)
+            return str(target)
+        """,
+    ),
+    # The path a set-up helper returns, handed to a library's method after the check: the
+    # library writes there, so the helper's folder was made for a refused call.
+    case(
+        "prepared-path-handed-to-a-library-after-the-check",
+        """\
+        from sdk import Client, Logger
+
+        client = Client()
+        logger = Logger()
+
+        def _resolve_output(path: str) -> Path:
+            target = Path(path).resolve()
+            target.parent.mkdir(parents=True, exist_ok=True)  # expect: MCP004
+            return target
+
+        @mcp.tool()
+        def fetch(url: str, out: str, scale: int) -> str:
+            target = _resolve_output(out)
+            if not 1 <= scale <= 4:
+                raise ToolError("scale must be 1..4")
+            client.download(url, str(target))
+            return str(target)
+        """,
+    ),
+    # The path a set-up helper returns, handed to a library's method after the check: the
+    # library writes there, so the helper's folder was made for a refused call.
+    case(
+        "prepared-path-only-named-in-a-log-line-after-the-check",
+        """\
+        from sdk import Client, Logger
+
+        client = Client()
+        logger = Logger()
+
+        def _resolve_output(path: str) -> Path:
+            target = Path(path).resolve()
+            target.parent.mkdir(parents=True, exist_ok=True)
+            return target
+
+        @mcp.tool()
+        def fetch(url: str, out: str, scale: int) -> str:
+            target = _resolve_output(out)
+            if not 1 <= scale <= 4:
+                raise ToolError("scale must be 1..4")
+            logger.info("would save %s", target)
+            return str(target)
+        """,
+    ),
 ]
 
 
