@@ -62,8 +62,8 @@ def worded_place(flow: ValueFlow | None, source: Store, sent: cst.BaseExpression
     """Where the bare text `source` stored first goes into a message on its way to `sent` (read
     at the statement `at`): a later store, or `at` itself (as a store of `sent`). None: nothing on
     the way adds words (the local is sent whole), or the path is not known."""
-    if flow is None or source.statement is None:
-        return None
+    if flow is None or source.statement is None or source.slot is not None or source.element or "." in source.key:
+        return None  # an item of a collection (`failures[sku] = str(e)`) or an attribute: not a bare local
     chain = flow.path(sent, at, source)
     if not chain:
         return None
