@@ -526,7 +526,7 @@ async def get_forecast(city: str) -> str:
                     # `error_message = str(e)` holds only the foreign text: the flow's place is where
                     # it first goes into a message (mcp002_bare_local); the local, a step before it.
                     source = store_of(fn.value_flow, built)
-                    worded = worded_place(fn.value_flow, source, value, node) if source is not None else None
+                    worded = worded_place(fn.value_flow, source, value, node, fn.node) if source is not None else None
                     if worded is not None and source is not None:
                         seen.add(id(built))
                         bare_flow = steps_from(fn.value_flow, source, value, node, ctx.range)
@@ -631,7 +631,7 @@ async def get_forecast(city: str) -> str:
             ):
                 # `error_message = str(e)`, then `msg = f"Failed: {error_message}"`: reported where
                 # the bare text first goes into a message (mcp002_bare_local).
-                worded = worded_place(fn.value_flow, flow.source, sent, sink_node)
+                worded = worded_place(fn.value_flow, flow.source, sent, sink_node, fn.node)
                 if worded is not None:
                     if id(worded.statement) in seen or id(worded.statement) in reported_here:
                         continue

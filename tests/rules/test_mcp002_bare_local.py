@@ -70,6 +70,16 @@ def test_a_local_with_words_of_its_own_stays_at_the_local() -> None:
     assert [row for row, _ in found] == [16]
 
 
+def test_a_bare_text_local_also_logged_stays_at_the_local() -> None:
+    """Read by another statement too (a log line, an `if detail:`): not only one message's part."""
+    found = _found(
+        "        detail = str(e)\n"
+        "        print(detail)\n"
+        '        return f"Could not fetch ticket {ticket_id}: {detail}"\n'
+    )
+    assert [row for row, _ in found] == [16]
+
+
 def test_a_bare_text_local_sent_by_two_statements_stays_at_the_local() -> None:
     found = _found(
         "        detail = str(e)\n"

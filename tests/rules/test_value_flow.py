@@ -203,9 +203,9 @@ def test_a_service_object_is_not_the_data_its_methods_return() -> None:
                 try:
                     rows = httpx.get(f"https://erp.example.com/history/{sku}").json()
                 except Exception as e:
-                    error = repr(e)
+                    error = repr(e)  # expect: MCP002
                 if error:
-                    raise ToolError(f"History of {sku} unavailable: {error}")  # expect: MCP002
+                    raise ToolError(f"History of {sku} unavailable: {error}")
                 return json.dumps(rows)
             """,
             id="built-in-the-handler-raised-after-the-try",
