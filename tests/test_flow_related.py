@@ -42,7 +42,7 @@ def read_note(note_id: str) -> str:
     try:
         return open(note_id).read()
     except OSError as e:
-        detail = str(e)  # expect: MCP002
+        detail = f"read failed: {e}"  # expect: MCP002
         msg = f"Could not read the note: {detail}"
         return msg  # expect: MCP005
 """
@@ -136,7 +136,7 @@ def read_note(note_id: str, verbose: bool) -> str:
     try:
         return open(note_id).read()
     except OSError as e:
-        detail = str(e)  # expect: MCP002
+        detail = f"read failed: {e}"  # expect: MCP002
         note = f"Could not read the note: {detail}"
         if verbose:
             note = f"{detail} (verbose)"

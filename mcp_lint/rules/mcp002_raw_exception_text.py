@@ -46,6 +46,7 @@ from mcp_lint.rules.base import (
     related_at,
 )
 from mcp_lint.rules.callers_words import names_the_operation_only, reason_of, traced_clauses, words_before_caught
+from mcp_lint.rules.mcp002_bare_local import bare_exception_text, worded_place
 from mcp_lint.rules.mcp002_carried_text import CarriedText
 from mcp_lint.rules.mcp002_decoded_body import build_on_the_way, decoded_body_of
 from mcp_lint.rules.mcp002_payload import RawText, raw_text
@@ -520,6 +521,16 @@ async def get_forecast(city: str) -> str:
                     # `data = e.response.json()` only decodes the failed reply: the statement that
                     # puts it into words is the flow's place (mcp002_decoded_body).
                     built = _decoded_body_build(fn, handler, built, value, node, ctx)
+                bare_flow = None
+                if built is not None and handed is None and passes is None and bare_exception_text(built, handler.name) and self._sent_once(fn, handler, built, ctx):
+                    # `error_message = str(e)` holds only the foreign text: the flow's place is where
+                    # it first goes into a message (mcp002_bare_local); the local, a step before it.
+                    source = store_of(fn.value_flow, built)
+                    worded = worded_place(fn.value_flow, source, value, node, fn.node) if source is not None else None
+                    if worded is not None and source is not None:
+                        seen.add(id(built))
+                        bare_flow = steps_from(fn.value_flow, source, value, node, ctx.range)
+                        built = None if worded.statement is node else worded.value
                 if built is not None:
                     if id(built) in seen:
                         continue  # one finding where the text is built, however many statements send it
@@ -542,6 +553,8 @@ async def get_forecast(city: str) -> str:
                 latent = self._latent(ctx, fn, node, value, handler, variant, found, built)
                 if built is not None:
                     latent = _with_flow(latent, fn, built, value, node, ctx)
+                if bare_flow is not None:
+                    latent = replace(latent, flow=tuple(step for step in bare_flow if step.location.row != latent.location.row))
                 payload = raw_text(latent)
                 if built is None and handler.name and variant.startswith("raise"):
                     payload = replace(payload, constructed=_constructed_with(value, {handler.name}, ctx))
@@ -609,6 +622,21 @@ async def get_forecast(city: str) -> str:
                     if id(place.statement) in seen:
                         continue
                     seen.add(id(place.statement))
+            if (
+                place is flow.source
+                and handler is not fn.gathered
+                and handler is not None
+                and len(sinks) == 1
+                and bare_exception_text(flow.source.value, handler.name)
+            ):
+                # `error_message = str(e)`, then `msg = f"Failed: {error_message}"`: reported where
+                # the bare text first goes into a message (mcp002_bare_local).
+                worded = worded_place(fn.value_flow, flow.source, sent, sink_node, fn.node)
+                if worded is not None:
+                    if id(worded.statement) in seen or id(worded.statement) in reported_here:
+                        continue
+                    seen.add(id(worded.statement))
+                    place = worded
             latent = self._flow_latent(ctx, fn, flow.source, handler, sink, found, place=place)
             steps = steps_from if place is not flow.source else steps_between
             latent = replace(latent, flow=steps(fn.value_flow, flow.source, sent, sink_node, ctx.range))

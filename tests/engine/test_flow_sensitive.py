@@ -46,9 +46,9 @@ def get_item(item_id: str) -> str:
     try:
         data = httpx.get(f"https://items.example/{item_id}").text
     except Exception as e:
-        detail = str(e)  # expect: MCP002
+        detail = str(e)
         data = ""
-    return f"Item {item_id}: {data} ({detail})"
+    return f"Item {item_id}: {data} ({detail})"  # expect: MCP002
 """
     )
 
@@ -117,7 +117,7 @@ def names(item_id: str) -> str:
     try:
         rows = httpx.get(f"https://items.example/{item_id}").json()
     except httpx.HTTPError as e:
-        error = str(e)  # expect: MCP002
-    return ", ".join(f"{row}: {error}" for row in rows)
+        error = str(e)
+    return ", ".join(f"{row}: {error}" for row in rows)  # expect: MCP002
 """
     )

@@ -169,8 +169,8 @@ LEAKS = [
             try:
                 rows = DB.fetch_all(table)
             except Exception as e:
-                msg = str(e)  # expect: MCP002
-                return {"success": False, "message": msg}  # expect: MCP005
+                msg = str(e)
+                return {"success": False, "message": msg}  # expect: MCP002, MCP005
             return {"success": True, "rows": rows}
         """,
         id="tainted-local",

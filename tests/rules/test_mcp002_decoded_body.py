@@ -155,7 +155,9 @@ async def show_team(team_id: int) -> str:
     assert [row for row, _ in rows] == [14]
 
 
-def test_the_exceptions_own_text_in_a_local_stays_at_the_local() -> None:
+def test_the_exceptions_bare_text_in_a_local_is_reported_where_it_is_put_in_a_result() -> None:
+    """`detail = str(e)` holds only the foreign text: the dict that puts it under "error" is
+    where the text is built (test_mcp002_bare_local)."""
     rows = _rows('''\
 @mcp.tool()
 async def drop_user(user_id: int) -> dict:
@@ -169,7 +171,7 @@ async def drop_user(user_id: int) -> dict:
             detail = str(e)
             return {"success": False, "error": detail}
 ''')
-    assert [row for row, _ in rows] == [17]
+    assert [row for row, _ in rows] == [18]
 
 
 def test_a_body_sent_by_several_raises_stays_at_the_local() -> None:

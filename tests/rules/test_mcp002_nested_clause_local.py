@@ -39,18 +39,20 @@ def _mcp002(fallback: str) -> list[tuple[int, str]]:
     return [(f.location.row, f.message) for f in lint_source(source, filename="server.py") if f.code == "MCP002"]
 
 
-def test_the_outer_exception_s_text_assigned_in_a_nested_clause_is_reported_where_it_is_taken() -> None:
+def test_the_outer_exception_s_text_assigned_in_a_nested_clause_is_reported_where_it_is_put_into_words() -> None:
+    """`message = str(e)` holds only the foreign text: the raise interpolating it is the flow's
+    place (LABELING.md "where e is interpolated"; test_mcp002_bare_local)."""
     found = _mcp002("except (json.JSONDecodeError, TypeError):\n            message = str(e)")
-    assert found == [(21, "Tool 'close_item' raises ValueError with the text of a caught itemlib.ApiError")]
+    assert found == [(22, "Tool 'close_item' raises ValueError with the text of a caught itemlib.ApiError")]
 
 
 def test_the_same_text_taken_in_an_else_branch_is_reported_the_same_way() -> None:
-    """The `if`/`else` form the nested `try` replaces: the same finding, one line earlier."""
+    """The `if`/`else` form the nested `try` replaces: the same finding."""
     source = SERVER.replace("        try:\n            count", "        if key:\n            count").replace(
         "FALLBACK", "else:\n            message = str(e)"
     )
     found = [(f.location.row, f.message) for f in lint_source(source, filename="server.py") if f.code == "MCP002"]
-    assert found == [(21, "Tool 'close_item' raises ValueError with the text of a caught itemlib.ApiError")]
+    assert found == [(22, "Tool 'close_item' raises ValueError with the text of a caught itemlib.ApiError")]
 
 
 def test_an_author_fallback_in_the_nested_clause_carries_nothing() -> None:

@@ -923,7 +923,14 @@ def test_an_exception_kept_whole_in_a_retry_loop_is_reported_where_its_text_is_f
     assert finding.message == "Helper 'fetch_stock' raises RuntimeError with the text of a caught httpx.RequestError"
 
 
-def test_the_text_of_an_exception_kept_in_a_local_is_reported_where_it_is_taken() -> None:
-    # `last_error = str(e)` takes the text in the clause: reported there, as before.
-    source = _src(RETRY.replace("KEEP", "last_error = str(e)  # expect: MCP002").replace("SENT", ""))
+def test_the_bare_text_of_an_exception_kept_in_a_local_is_reported_where_it_is_formatted() -> None:
+    # `last_error = str(e)` holds only the foreign text: the raise after the loop puts it into
+    # the author's words, the flow's place (LABELING.md "where e is interpolated").
+    source = _src(RETRY.replace("KEEP", "last_error = str(e)").replace("SENT", "  # expect: MCP002"))
+    _only(source)
+
+
+def test_the_text_of_an_exception_kept_in_a_local_with_words_is_reported_where_it_is_taken() -> None:
+    # `last_error = f"timeout: {e}"` builds words of its own: reported there.
+    source = _src(RETRY.replace("KEEP", 'last_error = f"timeout: {e}"  # expect: MCP002').replace("SENT", ""))
     _only(source)
