@@ -6,12 +6,10 @@ no tool reaches, reach nothing."""
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 
-from click.testing import CliRunner
 
-from mcp_lint.cli import cli
+from cli_support import invoke_in
 
 FACTORY = """\
 def make_runner(impl):
@@ -73,12 +71,7 @@ def _run(root: Path, base: str = FACTORY, server: str = SERVER) -> list[str]:
     for name, text in files.items():
         (root / name).parent.mkdir(parents=True, exist_ok=True)
         (root / name).write_text(text)
-    cwd = os.getcwd()
-    os.chdir(root)
-    try:
-        result = CliRunner().invoke(cli, ["check", "--no-cache", "--isolated", "--select", "MCP005", "--output-format", "concise", "-q", "."])
-    finally:
-        os.chdir(cwd)
+    result = invoke_in(root, ["check", "--no-cache", "--isolated", "--select", "MCP005", "--output-format", "concise", "-q", "."])
     return sorted(line for line in result.output.splitlines() if " MCP" in line)
 
 

@@ -10,12 +10,10 @@ no dispatcher calls through, reaches no tool."""
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 
-from click.testing import CliRunner
 
-from mcp_lint.cli import cli
+from cli_support import invoke_in
 
 REGISTRY = """\
 import json
@@ -137,12 +135,7 @@ def _run(root: Path, registry: str = REGISTRY, ops: str = OPS, loaded: str = "lo
     for name, text in files.items():
         (root / name).parent.mkdir(parents=True, exist_ok=True)
         (root / name).write_text(text)
-    cwd = os.getcwd()
-    os.chdir(root)
-    try:
-        result = CliRunner().invoke(cli, ["check", "--no-cache", "--isolated", "--select", "MCP005", "--output-format", "concise", "-q", "."])
-    finally:
-        os.chdir(cwd)
+    result = invoke_in(root, ["check", "--no-cache", "--isolated", "--select", "MCP005", "--output-format", "concise", "-q", "."])
     return sorted(line for line in result.output.splitlines() if " MCP" in line), result.exit_code
 
 
