@@ -67,18 +67,16 @@ def _words_around(value: cst.BaseExpression, local: str) -> bool:
 def _read_only_in(scope: cst.CSTNode, local: str, statement: cst.CSTNode) -> bool:
     """Is every read of `local` in `scope` inside `statement`? A local also logged, tested or
     sent elsewhere (`logger.error(detail)`) is more than one message's part: it keeps its place."""
-    written: set[int] = set()
-    for node in descendants(scope):
-        if type(node) is cst.AssignTarget or type(node) is cst.AugAssign or type(node) is cst.AnnAssign:
-            target = node.target
-            if type(target) is cst.Name:
-                written.add(id(target))
     inside = {id(node) for node in descendants(statement)}
-    return all(
-        id(node) in inside or id(node) in written
-        for node in descendants(scope)
-        if type(node) is cst.Name and node.value == local
-    )
+    written: set[int] = set()
+    named: list[cst.Name] = []
+    for node in descendants(scope):  # one walk: the targets written and the names read
+        if type(node) is cst.AssignTarget or type(node) is cst.AugAssign or type(node) is cst.AnnAssign:
+            if type(node.target) is cst.Name:
+                written.add(id(node.target))
+        elif type(node) is cst.Name and node.value == local:
+            named.append(node)
+    return all(id(node) in inside or id(node) in written for node in named)
 
 
 def worded_place(flow: ValueFlow | None, source: Store, sent: cst.BaseExpression, at: cst.CSTNode, scope: cst.CSTNode) -> Store | None:
@@ -92,7 +90,8 @@ def worded_place(flow: ValueFlow | None, source: Store, sent: cst.BaseExpression
     if not chain:
         return None
     local = source.key
-    for store, extends in chain[1:]:
+    if len(chain) > 1:  # the next store on the way is the one that must word it
+        store, extends = chain[1]
         if store.statement is None or extends or not _words_around(store.value, local):
             return None
         return store if _read_only_in(scope, local, store.statement) else None

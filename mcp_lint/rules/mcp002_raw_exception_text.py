@@ -527,7 +527,7 @@ async def get_forecast(city: str) -> str:
                     # it first goes into a message (mcp002_bare_local); the local, a step before it.
                     source = store_of(fn.value_flow, built)
                     worded = worded_place(fn.value_flow, source, value, node, fn.node) if source is not None else None
-                    if worded is not None and source is not None:
+                    if worded is not None:
                         seen.add(id(built))
                         bare_flow = steps_from(fn.value_flow, source, value, node, ctx.range)
                         built = None if worded.statement is node else worded.value
