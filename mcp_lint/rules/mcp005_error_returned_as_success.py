@@ -93,6 +93,7 @@ from mcp_lint.rules.results import (
     names_a_class,
     passes_message_through,
     spelled_code,
+    stored_failure,
 )
 from mcp_lint.rules.text import clip, is_argument_complaint, is_failure_text, is_single_lookup, starts_as_error
 from mcp_lint.vocabulary import (
@@ -1707,6 +1708,11 @@ def check_health() -> dict:
             found = "dict", "the exception's own fields", None
         if found is None and ret.handler is not None and not in_branch and _only_reports(ret.handler) and not _converts(ret.handler):
             found = _written_in_handler(resolved, ctx)
+        if found is None and conditional and not in_branch:
+            # `result = {}` above; `except Timeout: result["error"] = "..."; return json.dumps(result)`:
+            # the items the clause stores are what it sends (no fix: the message is not in the return).
+            stored = stored_failure(fn, ret.node)
+            found = ("dict", stored, None) if stored is not None else None
         by_path = False
         if found is None and ret.handler is None and _written_or_reason(resolved):
             found = _written_on_failure_path(fn, ctx, anchor, resolved)
