@@ -743,6 +743,18 @@ def _written_in_handler(value: cst.BaseExpression, ctx: FileContext) -> tuple[st
     return "string", words, message
 
 
+def _one_item_written_in_handler(value: cst.BaseExpression, ctx: FileContext) -> tuple[str, str, cst.BaseExpression | None] | None:
+    """A dict of one item an `except` clause writes and returns (`except Exception: return
+    {"title": "API Error - Unknown"}`): its text is the clause's report of the failure under
+    whatever key, judged as `_written_in_handler` judges a text (no fix: the key may matter to
+    the callers). A dict of several items may be an answer with a note in it; not this shape."""
+    items = _dict_items(_unwrap(unwrap_await(value), ctx))
+    if items is None or len(items) != 1:
+        return None
+    found = _written_in_handler(next(iter(items.values())), ctx)
+    return ("dict", found[1], None) if found is not None else None
+
+
 def _written_or_reason(value: cst.BaseExpression) -> bool:
     """Could the value report a failure a path tells of: text the author writes (a TextContent of
     it), or a local or a field read whole (the check's reason, the reply's error field)?"""
@@ -1708,9 +1720,13 @@ def check_health() -> dict:
             found = "dict", "the exception's own fields", None
         if found is None and ret.handler is not None and not in_branch and _only_reports(ret.handler) and not _converts(ret.handler):
             found = _written_in_handler(resolved, ctx)
-        if found is None and conditional and not in_branch:
+            if found is None:
+                found = _one_item_written_in_handler(resolved, ctx)
+        if found is None and conditional and not in_branch and not is_status_tool(fn.name):
             # `result = {}` above; `except Timeout: result["error"] = "..."; return json.dumps(result)`:
             # the items the clause stores are what it sends (no fix: the message is not in the return).
+            # (A status check filling its report's fields, `report["error"] = f"unreachable: {e}"`,
+            # answers with that report.)
             stored = stored_failure(fn, ret.node)
             found = ("dict", stored, None) if stored is not None else None
         by_path = False

@@ -2,8 +2,8 @@
 (`report = {}` at the top; `except Timeout: report["error"] = "..."; return json.dumps(report)`):
 the local resolves to its one assignment, the empty dict, so what the clause stores is what it
 sends. Reported at the return (no fix: the message is not in the returned statement). Not when
-the stores say nothing failed, when the error item is emptied, or when the store is in another
-block than the return."""
+the stores say nothing failed, when the error item is emptied, when the store is in another
+block than the return, or in a status check filling its report."""
 
 from __future__ import annotations
 
@@ -150,6 +150,18 @@ async def kiln_log(batch: str, verbose: bool = False) -> dict:
     except OSError:
         return log
     return log
+
+
+@mcp.tool()
+async def kiln_health() -> dict:
+    report = {"reachable": False, "error": None}
+    try:
+        await fire("probe")
+        report["reachable"] = True
+    except Exception as exc:
+        report["error"] = f"Kiln unreachable: {exc}"  # expect: MCP002
+        return report
+    return report
 
 
 @mcp.tool()
