@@ -93,6 +93,7 @@ from mcp_lint.rules.results import (
     names_a_class,
     passes_message_through,
     spelled_code,
+    stored_failure,
 )
 from mcp_lint.rules.text import clip, is_argument_complaint, is_failure_text, is_single_lookup, starts_as_error
 from mcp_lint.vocabulary import (
@@ -740,6 +741,18 @@ def _written_in_handler(value: cst.BaseExpression, ctx: FileContext) -> tuple[st
     if reports_an_empty_answer(message) or ALREADY_DONE.search(words) or SUCCESS_MARK.search(words):
         return None
     return "string", words, message
+
+
+def _one_item_written_in_handler(value: cst.BaseExpression, ctx: FileContext) -> tuple[str, str, cst.BaseExpression | None] | None:
+    """A dict of one item an `except` clause writes and returns (`except Exception: return
+    {"title": "API Error - Unknown"}`): its text is the clause's report of the failure under
+    whatever key, judged as `_written_in_handler` judges a text (no fix: the key may matter to
+    the callers). A dict of several items may be an answer with a note in it; not this shape."""
+    items = _dict_items(_unwrap(unwrap_await(value), ctx))
+    if items is None or len(items) != 1:
+        return None
+    found = _written_in_handler(next(iter(items.values())), ctx)
+    return ("dict", found[1], None) if found is not None else None
 
 
 def _written_or_reason(value: cst.BaseExpression) -> bool:
@@ -1707,6 +1720,15 @@ def check_health() -> dict:
             found = "dict", "the exception's own fields", None
         if found is None and ret.handler is not None and not in_branch and _only_reports(ret.handler) and not _converts(ret.handler):
             found = _written_in_handler(resolved, ctx)
+            if found is None:
+                found = _one_item_written_in_handler(resolved, ctx)
+        if found is None and conditional and not in_branch and not is_status_tool(fn.name):
+            # `result = {}` above; `except Timeout: result["error"] = "..."; return json.dumps(result)`:
+            # the items the clause stores are what it sends (no fix: the message is not in the return).
+            # (A status check filling its report's fields, `report["error"] = f"unreachable: {e}"`,
+            # answers with that report.)
+            stored = stored_failure(fn, ret.node)
+            found = ("dict", stored, None) if stored is not None else None
         by_path = False
         if found is None and ret.handler is None and _written_or_reason(resolved):
             found = _written_on_failure_path(fn, ctx, anchor, resolved)

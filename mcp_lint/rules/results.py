@@ -28,6 +28,7 @@ from mcp_lint.rules.text import clip, is_failure_text, starts_as_error
 from mcp_lint.vocabulary import (
     ERROR_BUILDER_NAME,
     ERROR_FLAG_KEYWORDS,
+    EMPTY_RESULT,
     ERROR_KEYS,
     FAILED_STATUSES,
     FAILURE_STATUS_WORDS,
@@ -235,6 +236,23 @@ def _says_it_failed(items: dict[str, cst.BaseExpression]) -> bool:
         return True
     status = items.get("status")
     return type(status) is cst.SimpleString and str(status.evaluated_value).lower() in FAILED_STATUSES
+
+
+_NOT_FOUND_CODES = frozenset({"not_found", "notfound"})  # of FAILED_STATUSES: the codes a sentence can also say
+
+
+def _empty_answer_coded(items: dict[str, cst.BaseExpression], message: cst.BaseExpression | None, lookup: bool) -> bool:
+    """`{"status": "not_found", "message": "No users found matching '{query}'"}` of a search: a
+    not-found status code says what its sentence says, so it is read as the sentence is read (an
+    empty answer of a search or a listing; a failure where one record is looked up by its key,
+    `lookup`). Only where nothing else in the dict says it failed (no error key, no false flag)."""
+    status = items.get("status")
+    if type(status) is not cst.SimpleString or str(status.evaluated_value).lower() not in _NOT_FOUND_CODES:
+        return False
+    if any(key in items for key in ERROR_KEYS) or any(key in items for key in SUCCESS_KEYS):
+        return False
+    text = literal_text(message) if message is not None else None
+    return text is not None and bool(EMPTY_RESULT.search(text.strip())) and not is_failure_text(text, lookup=lookup)
 
 
 def error_dict_message(items: dict[str, cst.BaseExpression]) -> tuple[str, cst.BaseExpression | None] | None:
@@ -749,7 +767,7 @@ def _classify_return(value: cst.BaseExpression, ctx: FileContext, conditional: b
     items = _dict_items(shared if shared is not None else value)
     if items is not None:
         found = error_dict_message(_statuses_read(items, ctx))
-        if found is None:
+        if found is None or _empty_answer_coded(items, found[1], lookup):
             return None
         if shared is not None:
             found = (found[0], None)
@@ -876,3 +894,68 @@ def status_flags(facts: FunctionFacts, ctx: FileContext) -> tuple[tuple[int, int
                     if found is not None and found[0] == "string":
                         failing.setdefault((flag, index), clip(" ".join(found[1].replace("{}", "…").split()), 60))
     return tuple((flag, index, text) for (flag, index), text in failing.items() if flag in succeeding)
+
+
+def _block_before(root: cst.CSTNode, ret: cst.Return) -> list[cst.BaseStatement] | None:
+    """The statements of the block holding `ret`'s line that come before it (None when `ret` is
+    not on a line of its own block: a one-line `if x: return d`)."""
+    for node in descendants(root):
+        if type(node) is not cst.IndentedBlock:
+            continue
+        for index, statement in enumerate(node.body):
+            if type(statement) is cst.SimpleStatementLine and any(small is ret for small in statement.body):
+                return list(node.body[:index])
+    return None
+
+
+def _stored_key(target: cst.BaseAssignTargetExpression, local: str) -> str | None:
+    """"error" for the target `local["error"]`; None for any other target."""
+    if type(target) is not cst.Subscript or type(target.value) is not cst.Name or target.value.value != local:
+        return None
+    if len(target.slice) != 1 or type(target.slice[0].slice) is not cst.Index:
+        return None
+    key = target.slice[0].slice.value
+    value = literal_value(key) if type(key) is cst.SimpleString else None
+    return value if isinstance(value, str) else None
+
+
+def stored_failure(fn: FunctionFacts, ret: cst.Return) -> str | None:
+    """Why a returned local dict is a failure by the items written into it just before the
+    return, in the return's own block (`result = {}` above; `except Timeout: result["error"] =
+    "timed out"; return json.dumps(result)`): the local resolves to its one assignment, the empty
+    dict, so what the clause stores is what it sends. None when nothing stored there makes it an
+    error dict (the dict literal alone is judged as it is), or the local is rebound in between."""
+    value = ret.value
+    while type(value) is cst.Await:
+        value = value.expression
+    if type(value) is cst.Call and dotted(value.func) in _SERIALIZERS and value.args and dotted(value.func) not in {"str", "repr"}:
+        first = value.args[0]
+        value = first.value if first.keyword is None and not first.star else value
+    if type(value) is not cst.Name:
+        return None
+    base = _dict_items(fn.value_of(value))
+    if base is None or error_dict_message(base) is not None:
+        return None
+    before = _block_before(fn.node, ret)
+    if not before:
+        return None
+    stored: dict[str, cst.BaseExpression] = {}
+    for statement in before:
+        if type(statement) is not cst.SimpleStatementLine:
+            if any(value.value in _changed_names(node) for node in descendants(statement)):
+                stored = {}  # a compound statement that may fill it: read only what follows
+            continue
+        for small in statement.body:
+            if type(small) is cst.Assign and len(small.targets) == 1:
+                target = small.targets[0].target
+                key = _stored_key(target, value.value)
+                if key is not None:
+                    stored[key] = small.value
+                elif type(target) is cst.Name and target.value == value.value:
+                    return None  # rebound here: `_unwrap` reads that value
+    if not stored:
+        return None
+    found = error_dict_message({**base, **stored})
+    if found is None or not any(key in stored for key in (*ERROR_KEYS, *SUCCESS_KEYS, "status")):
+        return None
+    return found[0]
