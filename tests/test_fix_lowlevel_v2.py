@@ -247,3 +247,69 @@ def test_a_body_the_clause_did_not_find_failed_stays() -> None:
     assert "{response.text}" in after, after
     before = {c for c in codes(source) if c[0] == "MCP002"}
     assert {c for c in codes(after) if c[0] == "MCP002"} <= before
+
+
+# --- a broad clause around a program start keeps the OS's class ---------------------------------
+
+RUNNER = """\
+import shlex
+import subprocess
+
+import mcp.types as types
+from mcp.server.lowlevel import Server
+
+server = Server("runner")
+
+
+class RunnerError(Exception):
+    pass
+
+
+class RunFailed(RunnerError):
+    pass
+
+
+def run_program(command_line: str) -> subprocess.CompletedProcess:
+    try:
+        argv = shlex.split(command_line)
+        return subprocess.run(argv, capture_output=True, text=True, timeout=30)
+    except RunnerError:
+        raise
+    except Exception as e:
+        raise RunFailed(f"Program run failed: {str(e)}")
+
+
+@server.call_tool()
+async def handle_call_tool(name: str, arguments: dict) -> list[types.TextContent]:
+    try:
+        result = run_program(arguments["command"])
+        return [types.TextContent(type="text", text=result.stdout)]
+    except Exception as e:
+        return [types.TextContent(type="text", text=f"Error: {str(e)}")]
+"""
+
+
+def test_a_re_raising_dispatcher_leaves_the_program_start_its_reason() -> None:
+    # Stop 42's mixed public fix: the 1.x dispatcher re-raises, then (a later pass) the helper's
+    # raise is MCP002's and is rewritten; the class of a failed start (FileNotFoundError: no such
+    # program, TimeoutExpired) stays, the model's next command depends on it.
+    after = fixed(RUNNER, "mcp==1.9.4")
+    assert after == RUNNER.replace(
+        '        raise RunFailed(f"Program run failed: {str(e)}")\n',
+        '        raise RunFailed(f"Program run failed ({type(e).__name__})") from e\n',
+    ).replace(
+        '    except Exception as e:\n        return [types.TextContent(type="text", text=f"Error: {str(e)}")]\n',
+        "    except Exception:\n        raise\n",
+    ), after
+    assert_fixes_to(RUNNER, after, "mcp==1.9.4")
+    assert_nothing_new(RUNNER, after, "mcp==1.9.4")
+
+
+def test_a_broad_clause_around_a_request_names_no_class() -> None:
+    # Around any other call the class could be anyone's: the message names the operation only.
+    source = RUNNER.replace("import subprocess\n", "import subprocess\n\nimport httpx\n").replace(
+        "        return subprocess.run(argv, capture_output=True, text=True, timeout=30)\n",
+        '        return httpx.post("http://localhost:9000/run", json={"argv": argv})\n',
+    )
+    after = fixed(source, "mcp==1.9.4")
+    assert 'raise RunFailed("Program run failed") from e\n' in after, after

@@ -125,7 +125,7 @@ from mcp_lint.rules.upstream_body import (
     unpacked_responses,
 )
 from mcp_lint.rules.argument_parse import parse_clause
-from mcp_lint.rules.http_status import file_io_only, keep_caught_status, keep_library_reason, keep_os_reason, raises_status_uncaught, status_clause, with_status
+from mcp_lint.rules.http_status import file_io_only, keep_caught_status, keep_library_reason, keep_os_reason, raises_status_uncaught, starts_a_program, status_clause, with_status
 from mcp_lint.rules.own_input import keep_own_input
 from mcp_lint.rules.lowlevel_result_fix import error_result, message_slot, v2_lowlevel_dispatcher
 from mcp_lint.rules.messages import Message, Part, Placeholder, Text
@@ -2229,7 +2229,8 @@ def _build_fix(
             keep_own_input(message, handler, fn)
         keep_caught_status(message, handler)
         if status is None:  # (a status tuple's callers read its text as the author wrote it)
-            keep_os_reason(message, handler, file_io_only(_try_body_calls(fn, handler), ctx.model.functions))
+            calls = _try_body_calls(fn, handler)
+            keep_os_reason(message, handler, file_io_only(calls, ctx.model.functions) or starts_a_program(calls))
             keep_library_reason(message, handler, ctx.model.aliases)
     elif variant == "note":
         # The note says why where the code can tell without the text: the status, the library's class.
