@@ -238,6 +238,30 @@ def file_io_only(calls: list[CallFact], own: Collection[str]) -> bool:
     return opened
 
 
+def starts_a_program(calls: list[CallFact]) -> bool:
+    """Does a `try` body (its `calls`) start a program (`subprocess.run(argv)`, `Popen`,
+    `asyncio.create_subprocess_exec`)? A broad clause around it keeps the class of what it caught,
+    as one around file I/O does: a failed start is the OS's error (FileNotFoundError: no such
+    program; PermissionError: not executable), a run past its timeout or exit check is the
+    subprocess module's (TimeoutExpired, CalledProcessError), and each asks for a different
+    command; any other class the body raises is named by its class alone, which holds no text."""
+    return any((call.callee or "") in _PROGRAM_STARTS for call in calls)
+
+
+# The standard library's ways of starting a program.
+_PROGRAM_STARTS = frozenset(
+    {
+        "subprocess.run",
+        "subprocess.call",
+        "subprocess.check_call",
+        "subprocess.check_output",
+        "subprocess.Popen",
+        "asyncio.create_subprocess_exec",
+        "asyncio.create_subprocess_shell",
+    }
+)
+
+
 # Calls that open a file, and a path's methods that open, read or write one in one call.
 _FILE_OPENERS = frozenset({"open", "builtins.open", "io.open"})
 _PATH_FILE_METHODS = frozenset({"read_text", "read_bytes", "write_text", "write_bytes"})

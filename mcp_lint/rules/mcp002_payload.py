@@ -25,6 +25,7 @@ class RawText(Payload):
     sent_at: Span | None = None  # the statement that sends text built in a local
     sent_how: str = ""  # "returned" or "raised"
     status_kept: bool = False  # the fix keeps a status tuple returned (it raises nothing)
+    result_fix: bool = False  # the fix returns an error result (an mcp 2.x low-level handler)
     # The project's functions the `try` calls (qualified): where one rejects bad arguments with a
     # raise of its own (FunctionSummary.validates), the caught text is the author's
     # hint about the model's argument, which no new message may replace.

@@ -53,6 +53,7 @@ from mcp_lint.rules.mcp002_payload import RawText, raw_text
 from mcp_lint.rules.mcp002_own_advice import VALIDATION_ERROR, author_text, library_raising, nameable_classes, own_raises, pass_through_names
 from mcp_lint.rules.common import (
     is_protocol_error_class,
+    lowlevel_result_supported,
     raised_class,
     toolerror_available,
 )
@@ -124,8 +125,9 @@ from mcp_lint.rules.upstream_body import (
     unpacked_responses,
 )
 from mcp_lint.rules.argument_parse import parse_clause
-from mcp_lint.rules.http_status import file_io_only, keep_caught_status, keep_library_reason, keep_os_reason, raises_status_uncaught, status_clause, with_status
+from mcp_lint.rules.http_status import file_io_only, keep_caught_status, keep_library_reason, keep_os_reason, raises_status_uncaught, starts_a_program, status_clause, with_status
 from mcp_lint.rules.own_input import keep_own_input
+from mcp_lint.rules.lowlevel_result_fix import error_result, message_slot, v2_lowlevel_dispatcher
 from mcp_lint.rules.messages import Message, Part, Placeholder, Text
 from mcp_lint.rules.text import clip, vague_reason
 from mcp_lint.vocabulary import (
@@ -476,6 +478,10 @@ async def get_forecast(city: str) -> str:
     )
 
     def check(self, fn: FunctionFacts, ctx: FileContext) -> Iterable[Latent]:
+        latents = self._check(fn, ctx)
+        return _results_all_or_none(list(latents)) if v2_lowlevel_dispatcher(fn, ctx) else latents
+
+    def _check(self, fn: FunctionFacts, ctx: FileContext) -> Iterable[Latent]:
         seen: set[int] = set()
         reported_here: set[int] = set()  # sending statements whose finding sits on themselves
         # By statement: the tests of the `if`s around each return and raise (read once).
@@ -956,8 +962,12 @@ async def get_forecast(city: str) -> str:
         if fix is _SKIPS_CLEANUP:
             fix, payload = None, replace(payload, clause_cleans_up=True)
         needs = () if variant == "raise-other" or (fix is not None and not fix.raises) else ("ToolError",)
+        if fix is not None and fix.result:
+            needs = fix.needs
         if fix is not None and not fix.raises:
             payload = replace(payload, status_kept=True)  # a status tuple stays returned: the fix raises nothing
+        if fix is not None and fix.result:
+            payload = replace(payload, result_fix=True)
         if fix is not None and handler.try_node is not None:
             payload = _with_try_context(payload, handler, fn, ctx)
         if variant.startswith("raise") and type(sent_call) is cst.Call:
@@ -1135,8 +1145,12 @@ async def get_forecast(city: str) -> str:
         if fix is _SKIPS_CLEANUP:
             fix, payload = None, replace(payload, clause_cleans_up=True)
         needs = () if variant == "raise-other" or (fix is not None and not fix.raises) else ("ToolError",)
+        if fix is not None and fix.result:
+            needs = fix.needs
         if fix is not None and not fix.raises:
             payload = replace(payload, status_kept=True)  # a status tuple stays returned: the fix raises nothing
+        if fix is not None and fix.result:
+            payload = replace(payload, result_fix=True)
         if fix is not None and handler.try_node is not None:
             payload = _with_try_context(payload, handler, fn, ctx)
         if fix is not None and variant == "raise-other" and fix.words:
@@ -1244,7 +1258,12 @@ async def get_forecast(city: str) -> str:
             notes.append("the model reads a ToolError's text verbatim")
         message = f"{context.subject} {claim}"
         help_text = "Log the exception; say which operation failed and what the next call can change"
-        fix = latent_fix(latent) if toolerror_available(context) or variant == "raise-other" else None
+        if payload.result_fix:
+            # An error result from the 2.x low-level handler: offered where every candidate
+            # release delivers it (the linker's framework rows), never a raise there.
+            fix = latent_fix(latent) if context.lowlevel and lowlevel_result_supported(context.framework) else None
+        else:
+            fix = latent_fix(latent) if toolerror_available(context) or variant == "raise-other" else None
         if fix is not None and _calls_a_validator(payload.try_callees, payload.caught_before, context):
             fix = None  # the validator's message is the model's hint: no new message replaces it
         if fix is not None and payload.try_calls:
@@ -1257,6 +1276,8 @@ async def get_forecast(city: str) -> str:
         if fix is not None and _parses_an_enum_argument(payload, context):
             fix = None  # the Enum's ValueError names the caller's bad value: the model's hint
         kept = _author_text_caught(fix, payload, context) if fix is not None else None
+        if kept is not None and payload.result_fix:
+            fix = None  # let through by name, the author's exception would be a protocol error there
         if kept is not None:
             # A ValueError (the class of the author's sentences about an input or a setting) is
             # let through by name (`except ValueError: raise` first) where no library call of the
@@ -1746,6 +1767,11 @@ class _FixText:
         self.hint: Message | None = None
         # The old error dict carries advice no message can keep (results.hint_left_behind).
         self.hint_left_behind = False
+        # Replies the clause knows failed (their decoding or status raised what it caught): their
+        # body is what the upstream sent instead of an answer. Raised, this rule reports it
+        # (a ToolError's text is read verbatim), so the new message goes without it too: a fix
+        # must not write what the next `check` reports with no fix (review 14).
+        self.failed_replies = failed_replies_in(handler)
 
     def message(self, value: cst.BaseExpression, found: cst.CSTNode) -> Message | None:
         """The message to send instead: the author's words, else the code's (see `_from_code`);
@@ -1879,7 +1905,9 @@ class _FixText:
 
     def _carries_exception(self, node: cst.CSTNode) -> bool:
         """The text of any exception being handled here: `{e}` of an outer handler too."""
-        return any(find_exception_text(node, h, self.carriers) is not None for h in self.handlers)
+        if any(find_exception_text(node, h, self.carriers) is not None for h in self.handlers):
+            return True
+        return bool(self.failed_replies) and _body_through_locals(node, self.failed_replies, self.fn, self.ctx) is not None
 
     def _curated(self, message: Message) -> Message | None:
         """The message without the exception text being handled here; None when what is left
@@ -2119,6 +2147,9 @@ class _Fix:
     opens: tuple[str, ...] = ()
     # The author's words the new message keeps, before any reason added (callers_words.py).
     words: str = ""
+    # What a fix returning an error result needs (lowlevel_result_fix), instead of ToolError.
+    needs: tuple[str, ...] = ()
+    result: bool = False  # the fix returns an error result: offered where one is delivered
 
 
 # No fix: keeping the project's own advice needs `except OwnError: raise` before a clause that
@@ -2151,7 +2182,12 @@ def _build_fix(
         return None  # the project's own validation text, or a helper's hint: it stays
     if variant == "return" and written_across_branches(fn, _unawaited(value)):
         return None  # the returned dict is written in each branch: rewritten there, not here
-    in_place = _fix_in_branch(ctx, fn, node, value, handler)
+    # The `tools/call` handler of an mcp 2.x low-level Server: a raise would be a protocol error
+    # the model never reads, so the return stays and becomes an error result (lowlevel_result_fix).
+    result_form = variant == "return" and v2_lowlevel_dispatcher(fn, ctx)
+    if result_form and message_slot(_unawaited(value)) is None:
+        return None
+    in_place = _fix_in_branch(ctx, fn, node, value, handler) if not result_form else None
     if in_place is not None:
         return in_place
     status = _status_message(value) if variant == "return" else value if variant == "note" else None
@@ -2163,7 +2199,7 @@ def _build_fix(
         status = _partial_message(value)
         if status is None:
             return None
-    through = _let_through(fn, node, ctx) if status is None else ([], ())
+    through = _let_through(fn, node, ctx) if status is None and not result_form else ([], ())
     if through is None:
         return None
     let_through, opens = through
@@ -2175,6 +2211,8 @@ def _build_fix(
         if own is None:
             return _SKIPS_CLEANUP  # the author's advice would need a pass-through that skips the clause's cleanup
         let_through, passed = own
+        if result_form and (passed or let_through):
+            return None  # let through, the project's own exception would be a protocol error there
     text = _FixText(ctx, fn, node, handler)
     message = text.message(value, found) if not partial else text.own_words(status, found)
     if message is None or text.hint_left_behind:
@@ -2191,14 +2229,15 @@ def _build_fix(
             keep_own_input(message, handler, fn)
         keep_caught_status(message, handler)
         if status is None:  # (a status tuple's callers read its text as the author wrote it)
-            keep_os_reason(message, handler, file_io_only(_try_body_calls(fn, handler), ctx.model.functions))
+            calls = _try_body_calls(fn, handler)
+            keep_os_reason(message, handler, file_io_only(calls, ctx.model.functions) or starts_a_program(calls))
             keep_library_reason(message, handler, ctx.model.aliases)
     elif variant == "note":
         # The note says why where the code can tell without the text: the status, the library's class.
         keep_caught_status(message, handler)
         keep_library_reason(message, handler, ctx.model.aliases)
     indent = indent_of(ctx, node)
-    cause = _cause(node, _innermost_handler(fn, node, handler), ctx)
+    cause = _cause(node, _innermost_handler(fn, node, handler), ctx) if not result_form else ""
     # A helper's own exception class stays (its callers may catch it); elsewhere ToolError.
     raised = ctx.source(value.func) if variant == "raise-other" and type(value) is cst.Call else PH_TOOL_ERROR
     plan = log_plan(handler, node, ctx)
@@ -2253,9 +2292,16 @@ def _build_fix(
         if text.hint is not None and shown is message:
             return None  # the advice cannot follow the message in its layout: no fix rather than lose it
 
+        result_value = _unawaited(value)
+        slot = message_slot(result_value) if result_form else None
+
         def statement(shown: Message) -> str:
             said = reason_of(shown, handler.name) if reason_only else _with_hint(shown, text.hint)  # type: ignore[arg-type]
-            lines = [f"raise {raised}({_arguments(said.as_fstring, [], indent, said.multiline)}){cause}"]
+            if slot is not None:
+                built = error_result(result_value, said.as_fstring(" "), ctx)
+                lines = [f"return {built[0] if built is not None else ''}"]
+            else:
+                lines = [f"raise {raised}({_arguments(said.as_fstring, [], indent, said.multiline)}){cause}"]
             if plan.add_call:
                 lines.insert(0, _log_call(shown, indent, logger_style(ctx)))
             return f"\n{indent}".join(lines)
@@ -2265,10 +2311,10 @@ def _build_fix(
     if plan.edit is not None:
         edits.append(plan.edit)
     status_first = ""
-    if status is None:
+    if status is None and not result_form:
         let_through, status_first = _status_clause_first(ctx, fn, node, handler, message, statement, let_through, plan.edit)
     parsed = ""  # the argument whose parse gets a clause of its own first
-    if status is None and not status_first and not passed and not reason_only and _registered_tool(fn, ctx):
+    if status is None and not status_first and not passed and not reason_only and not result_form and _registered_tool(fn, ctx):
         let_through, parsed = _parse_clause_first(ctx, fn, node, handler, raised, let_through)
     edits.extend(let_through)
     deleted: list[cst.CSTNode] = []
@@ -2294,6 +2340,12 @@ def _build_fix(
         if partial:
             return _Fix(f"{verb} the reply without the exception text ({short})", tuple(edits), plan.add_call, raises=False)
         return _Fix(f"{verb} the status without the exception text ({short})", tuple(edits), plan.add_call, raises=False)
+    if result_form:
+        built = error_result(_unawaited(value), (said_in_full or message).as_fstring(" "), ctx)
+        if built is None:
+            return None
+        verb = "Log the exception and return" if plan.add_call else "Return"
+        return _Fix(f"{verb} an error result, isError=True ({short})", tuple(edits), plan.add_call, raises=False, needs=built[1], result=True)
     verb = "Log the exception and raise" if plan.add_call else "Raise"
     # (The clause added for the HTTP status error is said too: the help is the edit applied.)
     also = f"; {last_name(status_first)} clause first" if status_first else ""
@@ -2303,6 +2355,21 @@ def _build_fix(
         short = clip(" ".join(reason_of(message, handler.name).as_fstring(" ").split()), 60)  # type: ignore[arg-type]
     fix = _Fix(f"{verb} {raised}({short}){cause}{also}", tuple(edits), plan.add_call, raises=True, opens=opens, words=words)
     return _without_dead_branch(ctx, fn, node, handler, variant, fix) or fix
+
+
+def _results_all_or_none(latents: list[Latent]) -> list[Latent]:
+    """In an mcp 2.x low-level handler, the returns of a caught exception's text become error
+    results all together or not at all: one left a success beside the others would answer some
+    tools' failures as results and one as an answer (the maintainer finishes the rest by hand)."""
+    returns = [latent for latent in latents if latent.variant.startswith("return")]
+    if all(raw_text(latent).result_fix for latent in returns):
+        return latents
+    return [
+        replace(latent, fix_message="", fix_applicability=None, fix_edits=(), fix_needs=(), fix_opens=(), payload=replace(raw_text(latent), result_fix=False))
+        if latent.variant == "return" and raw_text(latent).result_fix
+        else latent
+        for latent in latents
+    ]
 
 
 def _registered_tool(fn: FunctionFacts, ctx: FileContext) -> bool:
