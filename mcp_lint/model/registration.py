@@ -55,6 +55,9 @@ class Registrations(PassedCallables, ServerInference):
         self.assigned_keys: dict[int, str] = {}
         # Locals assigned a call's result in a function: (function, name) -> the callable.
         self.made_locals: dict[tuple[str, str], str] = {}
+        # Locals holding a registration call's decorator (`register = self._mcp.tool(...)`, later
+        # `register(fn)`, often in a nested decorator): (function, name) -> that call.
+        self.registering_locals: dict[tuple[str, str], cst.Call] = {}
 
     def _registration_count(self) -> int:
         model = self.model
@@ -158,6 +161,9 @@ class Registrations(PassedCallables, ServerInference):
             # its arguments say (`mask_error_details=True`, `tools=[...]`) is read here.
             self._constructor_arguments(node, None)
             return
+        kept = self._registering_local(func)
+        if kept is not None:
+            func = kept  # `register = mcp.tool(...)` earlier, `register(fn)` now: `mcp.tool(...)(fn)`
         if type(func) is cst.Call and type(func.func) is cst.Attribute:
             # `mcp.tool(name="x")(fn)`, `server.call_tool()(handler)`
             first = first_positional(node)
@@ -171,6 +177,22 @@ class Registrations(PassedCallables, ServerInference):
                 self._register_by_attr(func.func.attr.value, receiver, refs, name_argument(func))
         elif type(func) is cst.Attribute:
             self._method_registration(node, func.attr.value, self._receiver(func.value))
+
+    def visit_Expr(self, node: cst.Expr) -> None:
+        """`tool("Describe", governed=True)(describe)` as a statement: a decorator factory's
+        decorator applied for what it does (registering), so `describe` is decorated by the
+        factory as `@tool("Describe", governed=True)` above it would make it."""
+        call = unwrap_await(node.value)
+        if type(call) is not cst.Call or type(call.func) is not cst.Call:
+            return
+        target = first_positional(call)
+        factory = self.decorator_callee(call.func.func) if type(target) is cst.Name else None
+        if factory is None or target is None:
+            return
+        for ref in self._function_refs(target):
+            facts = self.model.functions.get(ref)
+            if facts is not None and factory not in facts.wrappers:
+                facts.wrappers.append(factory)
 
     def _server_arguments(self, node: cst.Call) -> None:
         """`register_tools(mcp, store)`: remember which argument is a server, for the register
@@ -286,11 +308,52 @@ class Registrations(PassedCallables, ServerInference):
             return self.made_locals.get((frame.qual, expr.value))
         return None
 
+    def decorator_callee(self, func: cst.BaseExpression) -> str | None:
+        """What a decorator (or decorator factory) `func` of a function being entered calls: a
+        method of a local the enclosing function made or typed (`@registrar.tool("x")`), a local
+        alias of one (`tool = registrar.tool`, then `@tool("x")`), else the name as calls resolve it."""
+        if dotted(func) is None:
+            return None
+        typed = self._typed_receiver(func)
+        if typed is not None:
+            return typed
+        if type(func) is cst.Name:
+            for frame in reversed(self.frames):
+                if frame.kind != "function" or func.value in frame.globals:
+                    continue
+                aliased = frame.function_aliases.get(func.value)
+                if aliased is not None and len(aliased) == 1:
+                    return aliased[0]
+                if func.value in frame.bindings:
+                    break
+        return self._callee_resolver()(func)
+
+    def _registering_local(self, func: cst.BaseExpression) -> cst.Call | None:
+        """The registration call a local of this function or of an enclosing one holds
+        (`register = self._mcp.tool(...)`), when `func` names it; None otherwise."""
+        if type(func) is not cst.Name:
+            return None
+        for frame in reversed(self.frames):
+            if frame.kind != "function" or func.value in frame.globals:
+                continue
+            kept = self.registering_locals.get((frame.qual, func.value))
+            if kept is not None or func.value in frame.bindings:
+                return kept
+        return None
+
     def _track_function_alias(self, target: cst.BaseExpression, value: cst.BaseExpression) -> None:
         super()._track_function_alias(target, value)
         frame = self.frames[-1] if self.frames else None
         if type(target) is cst.Name and frame is not None and frame.kind == "function":
             made = unwrap_await(value)
+            method = self._typed_receiver(value) if type(value) is cst.Attribute else None
+            if method is not None:
+                # `tool = registrar.tool` of a local the function made or typed: that class's method.
+                frame.function_aliases[target.value] = [method]
+            if type(made) is cst.Call and type(made.func) is cst.Attribute and made.func.attr.value in {"tool", "call_tool"}:
+                self.registering_locals[(frame.qual, target.value)] = made
+            else:
+                self.registering_locals.pop((frame.qual, target.value), None)
             callee = self._callee_resolver()(made.func) if type(made) is cst.Call and dotted(made.func) else None
             if callee:
                 self.made_locals[(frame.qual, target.value)] = callee
