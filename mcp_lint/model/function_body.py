@@ -344,8 +344,13 @@ class _BodyWalker(FastVisitor):
 
     def _method_of_result(self, func: cst.Attribute) -> str | None:
         """`get_client().fetch` -> "<get_client>.fetch": the linker looks the method up on what
-        the factory returns (its return annotation, or the class itself)."""
+        the factory returns (its return annotation, or the class itself); an attribute of it on
+        the way (`get_state().client.fetch` -> "<get_state>.client.fetch") is typed there too."""
         inner = unwrap_await(func.value)
+        members: list[str] = []
+        while type(inner) is cst.Attribute:
+            members.insert(0, inner.attr.value)
+            inner = unwrap_await(inner.value)
         if type(inner) is not cst.Call:
             return None
         made_by = dotted(inner.func)
@@ -356,7 +361,7 @@ class _BodyWalker(FastVisitor):
             factory = f"{self.local_instances[root]}.{rest}"
         else:
             factory = self.resolve_callee(inner.func)
-        return f"{factory}.{func.attr.value}" if factory else None
+        return ".".join((factory, *members, func.attr.value)) if factory else None
 
     # The statement the calls below belong to: a line, or a header whose expressions are walked
     # before its body (the body's lines then take over).

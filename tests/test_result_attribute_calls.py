@@ -1,0 +1,77 @@
+"""A method called on an attribute of what a factory returns (`_get_state().api.fetch(key)`):
+the factory's return annotation types the result (a private class `_State` too), the class's
+constructor parameter kept on `self` types the attribute, so the method is reached and its
+helpers checked. Without an annotation naming a class nothing is reached."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from cli_support import invoke_in
+
+CLIENT = """\
+import httpx
+
+
+class Api:
+    def __init__(self, base: str) -> None:
+        self.base = base
+
+    def fetch(self, key: str) -> str:
+        try:
+            return httpx.get(self.base + key).text
+        except httpx.HTTPError as exc:
+            return f"Error: {exc}"
+"""
+SERVER = """\
+from mcp.server.fastmcp import FastMCP
+
+from pkg.client import Api
+
+mcp = FastMCP("records")
+
+
+class _State:
+    def __init__(self, api: Api) -> None:
+        self.api = api
+
+
+_state: _State | None = None
+
+
+def _get_state() -> _State:
+    if _state is None:
+        raise RuntimeError("configure() first")
+    return _state
+
+
+@mcp.tool()
+def lookup(key: str) -> str:
+    return _get_state().api.fetch(key)
+"""
+
+
+def _project(root: Path, server: str) -> None:
+    (root / "pyproject.toml").write_text("[project]\nname = 'pkg'\ndependencies = ['mcp>=1.10']\n")
+    (root / "pkg").mkdir()
+    (root / "pkg" / "__init__.py").write_text("")
+    (root / "pkg" / "client.py").write_text(CLIENT)
+    (root / "pkg" / "server.py").write_text(server)
+
+
+def _findings(root: Path) -> list[str]:
+    result = invoke_in(root, ["check", "--no-cache", "--select", "MCP002,MCP005", "--output-format", "concise", "."])
+    return sorted(line.split(" ", 2)[0] + " " + line.split(" ", 2)[1] for line in result.stdout.splitlines() if ": MCP" in line)
+
+
+@pytest.mark.parametrize("owner", ["_State", "State"])
+def test_a_method_of_an_attribute_of_a_factorys_result_is_reached(tmp_path: Path, owner: str) -> None:
+    _project(tmp_path, SERVER.replace("_State", owner))
+    assert _findings(tmp_path) == ["pkg/client.py:12:13: MCP005", "pkg/client.py:12:20: MCP002"]
+
+
+def test_a_factory_without_a_class_annotation_reaches_nothing(tmp_path: Path) -> None:
+    _project(tmp_path, SERVER.replace("def _get_state() -> _State:", "def _get_state():").replace("return _state\n", "return dict(api=_state)\n"))
+    assert _findings(tmp_path) == []
