@@ -1,4 +1,5 @@
-"""A method called on an attribute of what a factory returns (`_get_state().api.fetch(key)`):
+"""A method called on an attribute of what a factory returns (`_get_state().api.fetch(key)`, or
+of what a method of it returns, `get_services().api().fetch(key)`):
 the factory's return annotation types the result (a private class `_State` too), the class's
 constructor parameter kept on `self` types the attribute, so the method is reached and its
 helpers checked. Without an annotation naming a class nothing is reached."""
@@ -52,6 +53,29 @@ def lookup(key: str) -> str:
     return _get_state().api.fetch(key)
 """
 
+# A chain of factories: a method of what a method of a factory's result returns.
+CHAINED = """\
+from mcp.server.fastmcp import FastMCP
+
+from pkg.client import Api
+
+mcp = FastMCP("records")
+
+
+class Services:
+    def api(self) -> Api:
+        return Api("https://records.invalid/")
+
+
+def get_services() -> Services:
+    return Services()
+
+
+@mcp.tool()
+def lookup(key: str) -> str:
+    return get_services().api().fetch(key)
+"""
+
 
 def _project(root: Path, server: str) -> None:
     (root / "pyproject.toml").write_text("[project]\nname = 'pkg'\ndependencies = ['mcp>=1.10']\n")
@@ -70,6 +94,14 @@ def _findings(root: Path) -> list[str]:
 def test_a_method_of_an_attribute_of_a_factorys_result_is_reached(tmp_path: Path, owner: str) -> None:
     _project(tmp_path, SERVER.replace("_State", owner))
     assert _findings(tmp_path) == ["pkg/client.py:12:13: MCP005", "pkg/client.py:12:20: MCP002"]
+
+
+def test_a_method_of_what_a_factorys_method_returns_is_reached(tmp_path: Path) -> None:
+    _project(tmp_path, CHAINED)
+    assert _findings(tmp_path) == ["pkg/client.py:12:13: MCP005", "pkg/client.py:12:20: MCP002"]
+    _project_again = CHAINED.replace("def api(self) -> Api:", "def api(self):").replace('return Api("https://records.invalid/")', "return None")
+    (tmp_path / "pkg" / "server.py").write_text(_project_again)
+    assert _findings(tmp_path) == []
 
 
 def test_a_factory_without_a_class_annotation_reaches_nothing(tmp_path: Path) -> None:

@@ -355,7 +355,9 @@ class _BodyWalker(FastVisitor):
             return None
         made_by = dotted(inner.func)
         if made_by is None:
-            return None
+            # `get_factory().domains().list()`: a method of what a method of a result returns.
+            factory = self._method_of_result(inner.func) if type(inner.func) is cst.Attribute else None
+            return ".".join((factory, *members, func.attr.value)) if factory else None
         root, _, rest = made_by.partition(".")
         if rest and root in self.local_instances:
             factory = f"{self.local_instances[root]}.{rest}"
