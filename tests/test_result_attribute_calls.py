@@ -1,5 +1,6 @@
 """A method called on an attribute of what a factory returns (`_get_state().api.fetch(key)`, or
-of what a method of it returns, `get_services().api().fetch(key)`):
+of what a method of it returns, `get_services().api().fetch(key)`, or handed to a runner,
+`_run(get_client().fetch, key)`):
 the factory's return annotation types the result (a private class `_State` too), the class's
 constructor parameter kept on `self` types the attribute, so the method is reached and its
 helpers checked. Without an annotation naming a class nothing is reached."""
@@ -76,6 +77,30 @@ def lookup(key: str) -> str:
     return get_services().api().fetch(key)
 """
 
+# A bound method of a factory's result handed to a runner that runs it in a thread.
+RUNNER = """\
+import asyncio
+
+from mcp.server.fastmcp import FastMCP
+
+from pkg.client import Api
+
+mcp = FastMCP("records")
+
+
+def get_client() -> Api:
+    return Api("https://records.invalid/")
+
+
+async def _run(fn, *args):
+    return await asyncio.to_thread(fn, *args)
+
+
+@mcp.tool()
+async def lookup(key: str) -> str:
+    return await _run(get_client().fetch, key)
+"""
+
 
 def _project(root: Path, server: str) -> None:
     (root / "pyproject.toml").write_text("[project]\nname = 'pkg'\ndependencies = ['mcp>=1.10']\n")
@@ -101,6 +126,14 @@ def test_a_method_of_what_a_factorys_method_returns_is_reached(tmp_path: Path) -
     assert _findings(tmp_path) == ["pkg/client.py:12:13: MCP005", "pkg/client.py:12:20: MCP002"]
     _project_again = CHAINED.replace("def api(self) -> Api:", "def api(self):").replace('return Api("https://records.invalid/")', "return None")
     (tmp_path / "pkg" / "server.py").write_text(_project_again)
+    assert _findings(tmp_path) == []
+
+
+def test_a_method_of_a_factorys_result_handed_to_a_runner_is_reached(tmp_path: Path) -> None:
+    _project(tmp_path, RUNNER)
+    assert _findings(tmp_path) == ["pkg/client.py:12:13: MCP005", "pkg/client.py:12:20: MCP002"]
+    # The runner handed the factory's result itself (a value, not a method): nothing is run.
+    (tmp_path / "pkg" / "server.py").write_text(RUNNER.replace("_run(get_client().fetch, key)", "_run(get_client().base, key)"))
     assert _findings(tmp_path) == []
 
 

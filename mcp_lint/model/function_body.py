@@ -1059,6 +1059,10 @@ def _callbacks(walker: _BodyWalker, qualname: str, params: tuple[str, ...]) -> l
     for expr, call in walker.arguments:
         name = dotted(expr)
         if name is None:
+            # `run(get_client().fetch, key)`: the method of what the factory returns.
+            method = walker._method_of_result(expr) if type(expr) is cst.Attribute else None
+            if method is not None:
+                out.append(CallbackFact(method, call))
             continue
         root, _, rest = name.partition(".")
         if not rest and root in walker.nested_defs:
