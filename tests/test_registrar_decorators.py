@@ -194,3 +194,63 @@ def test_a_decorator_factory_of_a_class_that_registers_nothing_makes_no_tool(tmp
     lines, _, stderr = _findings(tmp_path, "-v")
     assert lines == []
     assert "1 tool: ping" in stderr
+
+
+NOTES = """\
+import httpx
+
+
+def register_notes(app, base: str) -> None:
+    @app.tool()
+    def read_note(note_id: str) -> dict:
+        try:
+            return {"text": httpx.get(base + note_id).text}
+        except httpx.HTTPError as exc:
+            return {"error": True, "message": str(exc)}
+"""
+PROXY = """\
+from mcp.server.fastmcp import FastMCP
+
+from pkg.notes import register_notes
+
+
+class _Annotating:
+    def __init__(self, real, read_only: bool) -> None:
+        self._real = real
+        self._read_only = read_only
+
+    def tool(self, *args, **kwargs):
+        def wrapper(fn):
+            real_decorator = self._real.tool(*args, **kwargs)
+            return real_decorator(fn)
+
+        return wrapper
+
+
+def register_all(app, read_only: bool = False) -> None:
+    proxy = _Annotating(app, read_only=read_only)
+    register_notes(proxy, "https://notes.invalid/")
+
+
+mcp = FastMCP("notes")
+register_all(mcp)
+"""
+
+
+def test_tools_registered_on_a_proxy_built_around_the_server_are_checked(tmp_path: Path) -> None:
+    # A local proxy object made of a project class answering `tool`, handed to register functions.
+    _project(tmp_path, {"notes.py": NOTES, "server.py": PROXY})
+    lines, code, stderr = _findings(tmp_path, "-v")
+    assert lines == ["pkg/notes.py:10: MCP002", "pkg/notes.py:10: MCP005"], stderr
+    assert "1 tool: read_note" in stderr
+    assert code == 1
+
+
+def test_an_object_of_a_class_that_answers_no_tool_is_no_proxy(tmp_path: Path) -> None:
+    # The same wrapper class without a `tool` method (nor `__getattr__`): what it is handed is
+    # not registered on through it, and the register function's tools stay unchecked (warned).
+    plain = PROXY.replace("    def tool(self, *args, **kwargs):", "    def annotate(self, *args, **kwargs):")
+    _project(tmp_path, {"notes.py": NOTES, "server.py": plain})
+    lines, _, stderr = _findings(tmp_path)
+    assert lines == []
+    assert "no MCP server recognised in pkg/notes.py" in stderr

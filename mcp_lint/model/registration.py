@@ -205,6 +205,10 @@ class Registrations(PassedCallables, ServerInference):
             if type(arg.value) in NAME_OR_ATTRIBUTE:  # exact types: every argument of every call
                 receiver = self._receiver(arg.value)
                 key = receiver.key or self._local_server_key(arg.value, receiver)
+                if not key and receiver.is_ is not Is.SERVER and receiver.param is None:
+                    key = self._local_proxy(arg.value)
+                    if key:
+                        receiver = Receiver(Is.UNKNOWN, key=key)
                 if receiver.param is not None:  # `def register_all(server): register_notes(server)`
                     key = PARAM_REF + "#".join(receiver.param)
                 if receiver.is_ is Is.SERVER or (receiver.is_ is Is.UNKNOWN and key):
@@ -216,6 +220,16 @@ class Registrations(PassedCallables, ServerInference):
                         self.model.server_arguments.append((callee, position, keyword, key, receiver.family))
             if arg.keyword is None:
                 index += 1
+
+    def _local_proxy(self, expr: cst.BaseExpression) -> str:
+        """The class of a local made by a class of this module that answers `tool` itself or
+        passes attributes on (`proxy = Annotating(server)`, then `register_notes(proxy)`): the
+        linker ties it to the server its constructor is handed (Project._proxy_class_server);
+        "" for anything else."""
+        made = self._made_by(expr) if type(expr) is cst.Name else None
+        if made is None or made not in self.model.classes:
+            return ""
+        return made if f"{made}.tool" in self.model.functions or f"{made}.__getattr__" in self.model.functions else ""
 
     def _local_server_key(self, expr: cst.BaseExpression, receiver: Receiver) -> str:
         """A server in a function's local handed to a register function (`server = FastMCP(...)`
