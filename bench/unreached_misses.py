@@ -32,6 +32,7 @@ from mcp_lint.discovery import discover
 from mcp_lint.pipeline import analyze_all
 from mcp_lint.project_links import Project
 
+
 def enclosing_functions(text: str, module: str, line: int) -> list[str]:
     """Qualified names of the functions around `line`, innermost first (classes and enclosing
     functions add their name, as the model does); [] when the line is outside every function or

@@ -10,7 +10,6 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-
 from cli_support import invoke_in
 
 CLIENT = """\
