@@ -437,7 +437,7 @@ class Project(ProjectNames):
         registrations of the server it is given (`return Restricted(server, names)`)."""
         found = self.function(factory)
         if found is None:
-            return None
+            return self._proxy_class_server(factory)
         fn = found[1]
         if fn.returns_argument and fn.params:
             return fn.qualname, fn.params[0]
@@ -451,6 +451,19 @@ class Project(ProjectNames):
                 if index < len(fn.params):
                     return fn.qualname, fn.params[index]
         return None
+
+    def _proxy_class_server(self, cls: str) -> tuple[str, str] | None:
+        """(constructor, parameter) when `cls` is a project class answering `tool` itself or
+        passing every attribute on, built around what its constructor's first parameter receives
+        (`proxy = Annotating(server, read_only=True)`, then `register_notes(proxy)`)."""
+        if not self.is_project_class(cls):
+            return None
+        cls = self.resolve(cls)
+        init = self.function(f"{cls}.__init__")
+        if init is None or (self.function(f"{cls}.tool") is None and self.function(f"{cls}.__getattr__") is None):
+            return None
+        params = [param for param in init[1].params if param not in {"self", "cls"}]
+        return (init[1].qualname, params[0]) if params else None
 
     def masks(self, reg: ToolRegistration, summary: ModuleSummary, family: Family, major: int | None) -> str:
         """What masks the text of the tool's unexpected exceptions, "" when nothing does:

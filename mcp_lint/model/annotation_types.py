@@ -51,7 +51,7 @@ def annotation_type(annotation: cst.BaseExpression | None, aliases: AliasTable) 
     resolved = aliases.resolve_dotted(name)
     if resolved is not None:
         return None if resolved.split(".")[0] in _TYPING_MODULES else resolved
-    if not last_name(name)[:1].isupper() or name in _BUILTIN_CLASSES:
+    if not last_name(name).lstrip("_")[:1].isupper() or name in _BUILTIN_CLASSES:  # `_State` too
         return None  # `str`, `dict`, `Any` written without an import
     return f"{aliases.module}.{name}" if aliases.module else name
 

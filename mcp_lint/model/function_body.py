@@ -344,19 +344,26 @@ class _BodyWalker(FastVisitor):
 
     def _method_of_result(self, func: cst.Attribute) -> str | None:
         """`get_client().fetch` -> "<get_client>.fetch": the linker looks the method up on what
-        the factory returns (its return annotation, or the class itself)."""
+        the factory returns (its return annotation, or the class itself); an attribute of it on
+        the way (`get_state().client.fetch` -> "<get_state>.client.fetch") is typed there too."""
         inner = unwrap_await(func.value)
+        members: list[str] = []
+        while type(inner) is cst.Attribute:
+            members.insert(0, inner.attr.value)
+            inner = unwrap_await(inner.value)
         if type(inner) is not cst.Call:
             return None
         made_by = dotted(inner.func)
         if made_by is None:
-            return None
+            # `get_factory().domains().list()`: a method of what a method of a result returns.
+            factory = self._method_of_result(inner.func) if type(inner.func) is cst.Attribute else None
+            return ".".join((factory, *members, func.attr.value)) if factory else None
         root, _, rest = made_by.partition(".")
         if rest and root in self.local_instances:
             factory = f"{self.local_instances[root]}.{rest}"
         else:
             factory = self.resolve_callee(inner.func)
-        return f"{factory}.{func.attr.value}" if factory else None
+        return ".".join((factory, *members, func.attr.value)) if factory else None
 
     # The statement the calls below belong to: a line, or a header whose expressions are walked
     # before its body (the body's lines then take over).
@@ -1052,6 +1059,10 @@ def _callbacks(walker: _BodyWalker, qualname: str, params: tuple[str, ...]) -> l
     for expr, call in walker.arguments:
         name = dotted(expr)
         if name is None:
+            # `run(get_client().fetch, key)`: the method of what the factory returns.
+            method = walker._method_of_result(expr) if type(expr) is cst.Attribute else None
+            if method is not None:
+                out.append(CallbackFact(method, call))
             continue
         root, _, rest = name.partition(".")
         if not rest and root in walker.nested_defs:

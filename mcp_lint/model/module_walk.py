@@ -94,7 +94,6 @@ class _ModuleWalker(Registrations):
             returned = self._receiver_of_annotation(node.returns.annotation)
             if returned.is_ is Is.SERVER and returned.family is not None:
                 self.model.servers[qual] = returned.family  # `def create_server() -> FastMCP`
-        resolve = self._callee_resolver()
         for decorator in node.decorators:
             if type(decorator.decorator) is cst.Call:
                 self.decorator_calls.add(id(decorator.decorator))
@@ -104,7 +103,7 @@ class _ModuleWalker(Registrations):
                 facts.wrappers = []  # only the decorators below a registration wrap what it registers
             else:
                 func = decorator.decorator.func if type(decorator.decorator) is cst.Call else decorator.decorator
-                wrapper = resolve(func) if dotted(func) is not None else None
+                wrapper = self.decorator_callee(func)
                 if wrapper is not None:
                     facts.wrappers.append(wrapper)
         frame = Frame("function", qual)

@@ -19,6 +19,7 @@ from __future__ import annotations
 import libcst as cst
 
 from mcp_lint.model.call_args import first_positional, string_value
+from mcp_lint.model.flow import first_param
 from mcp_lint.model.function_refs import ROW_FUNCTION_KEYS, FunctionReferences
 from mcp_lint.model.names import dotted, unwrap_await
 from mcp_lint.model.summary import ARGUMENT_REF, CLASS_MEMBERS, DECORATED_REF, MEMBERS_REF, TABLE_REF
@@ -142,7 +143,9 @@ class PassedCallables(FunctionReferences):
             return reflected
         inner = first_positional(expr)
         if inner is None or type(inner) not in (cst.Name, cst.Call):
-            return None
+            inner = self._decorated_argument(expr)
+            if inner is None:
+                return None
         # A wrapper around a function (`adapt(fn)`, `with_retry(search)`): the function runs,
         # inside what the wrapper defines when it is the project's (ModuleModel.adapters).
         found = self._flowing_refs(inner)
@@ -155,6 +158,20 @@ class PassedCallables(FunctionReferences):
             for ref in found if adapters else ():
                 self.model.adapters[ref] = tuple(dict.fromkeys((*self.model.adapters.get(ref, ()), *adapters)))
         return found
+
+    def _decorated_argument(self, call: cst.Call) -> cst.Name | None:
+        """The argument of a wrapper call, in any place, that is the first parameter of the
+        decorator being walked (`def deco(fn): return register(audited(sink, fn, limit=1))`):
+        the function it decorates, handed to the wrapper beside other values."""
+        frame = self.frames[-1] if self.frames else None
+        facts = self.model.functions.get(frame.qual) if frame is not None and frame.kind == "function" else None
+        first = first_param(facts.params) if facts is not None else None
+        if first is None:
+            return None
+        for arg in call.args:
+            if not arg.star and type(arg.value) is cst.Name and arg.value.value == first:
+                return arg.value
+        return None
 
     # -- module tables filled with a parameter ---------------------------------------------
     def _track_table(self, target: cst.BaseExpression, value: cst.BaseExpression) -> None:

@@ -55,6 +55,9 @@ class Registrations(PassedCallables, ServerInference):
         self.assigned_keys: dict[int, str] = {}
         # Locals assigned a call's result in a function: (function, name) -> the callable.
         self.made_locals: dict[tuple[str, str], str] = {}
+        # Locals holding a registration call's decorator (`register = self._mcp.tool(...)`, later
+        # `register(fn)`, often in a nested decorator): (function, name) -> that call.
+        self.registering_locals: dict[tuple[str, str], cst.Call] = {}
 
     def _registration_count(self) -> int:
         model = self.model
@@ -158,6 +161,9 @@ class Registrations(PassedCallables, ServerInference):
             # its arguments say (`mask_error_details=True`, `tools=[...]`) is read here.
             self._constructor_arguments(node, None)
             return
+        kept = self._registering_local(func)
+        if kept is not None:
+            func = kept  # `register = mcp.tool(...)` earlier, `register(fn)` now: `mcp.tool(...)(fn)`
         if type(func) is cst.Call and type(func.func) is cst.Attribute:
             # `mcp.tool(name="x")(fn)`, `server.call_tool()(handler)`
             first = first_positional(node)
@@ -172,6 +178,22 @@ class Registrations(PassedCallables, ServerInference):
         elif type(func) is cst.Attribute:
             self._method_registration(node, func.attr.value, self._receiver(func.value))
 
+    def visit_Expr(self, node: cst.Expr) -> None:
+        """`tool("Describe", governed=True)(describe)` as a statement: a decorator factory's
+        decorator applied for what it does (registering), so `describe` is decorated by the
+        factory as `@tool("Describe", governed=True)` above it would make it."""
+        call = unwrap_await(node.value)
+        if type(call) is not cst.Call or type(call.func) is not cst.Call:
+            return
+        target = first_positional(call)
+        factory = self.decorator_callee(call.func.func) if type(target) is cst.Name else None
+        if factory is None or target is None:
+            return
+        for ref in self._function_refs(target):
+            facts = self.model.functions.get(ref)
+            if facts is not None and factory not in facts.wrappers:
+                facts.wrappers.append(factory)
+
     def _server_arguments(self, node: cst.Call) -> None:
         """`register_tools(mcp, store)`: remember which argument is a server, for the register
         functions whose registrations wait on their callers (ModuleModel.param_pending)."""
@@ -183,6 +205,10 @@ class Registrations(PassedCallables, ServerInference):
             if type(arg.value) in NAME_OR_ATTRIBUTE:  # exact types: every argument of every call
                 receiver = self._receiver(arg.value)
                 key = receiver.key or self._local_server_key(arg.value, receiver)
+                if not key and receiver.is_ is not Is.SERVER and receiver.param is None:
+                    key = self._local_proxy(arg.value)
+                    if key:
+                        receiver = Receiver(Is.UNKNOWN, key=key)
                 if receiver.param is not None:  # `def register_all(server): register_notes(server)`
                     key = PARAM_REF + "#".join(receiver.param)
                 if receiver.is_ is Is.SERVER or (receiver.is_ is Is.UNKNOWN and key):
@@ -194,6 +220,16 @@ class Registrations(PassedCallables, ServerInference):
                         self.model.server_arguments.append((callee, position, keyword, key, receiver.family))
             if arg.keyword is None:
                 index += 1
+
+    def _local_proxy(self, expr: cst.BaseExpression) -> str:
+        """The class of a local made by a class of this module that answers `tool` itself or
+        passes attributes on (`proxy = Annotating(server)`, then `register_notes(proxy)`): the
+        linker ties it to the server its constructor is handed (Project._proxy_class_server);
+        "" for anything else."""
+        made = self._made_by(expr) if type(expr) is cst.Name else None
+        if made is None or made not in self.model.classes:
+            return ""
+        return made if f"{made}.tool" in self.model.functions or f"{made}.__getattr__" in self.model.functions else ""
 
     def _local_server_key(self, expr: cst.BaseExpression, receiver: Receiver) -> str:
         """A server in a function's local handed to a register function (`server = FastMCP(...)`
@@ -286,11 +322,52 @@ class Registrations(PassedCallables, ServerInference):
             return self.made_locals.get((frame.qual, expr.value))
         return None
 
+    def decorator_callee(self, func: cst.BaseExpression) -> str | None:
+        """What a decorator (or decorator factory) `func` of a function being entered calls: a
+        method of a local the enclosing function made or typed (`@registrar.tool("x")`), a local
+        alias of one (`tool = registrar.tool`, then `@tool("x")`), else the name as calls resolve it."""
+        if dotted(func) is None:
+            return None
+        typed = self._typed_receiver(func)
+        if typed is not None:
+            return typed
+        if type(func) is cst.Name:
+            for frame in reversed(self.frames):
+                if frame.kind != "function" or func.value in frame.globals:
+                    continue
+                aliased = frame.function_aliases.get(func.value)
+                if aliased is not None and len(aliased) == 1:
+                    return aliased[0]
+                if func.value in frame.bindings:
+                    break
+        return self._callee_resolver()(func)
+
+    def _registering_local(self, func: cst.BaseExpression) -> cst.Call | None:
+        """The registration call a local of this function or of an enclosing one holds
+        (`register = self._mcp.tool(...)`), when `func` names it; None otherwise."""
+        if type(func) is not cst.Name:
+            return None
+        for frame in reversed(self.frames):
+            if frame.kind != "function" or func.value in frame.globals:
+                continue
+            kept = self.registering_locals.get((frame.qual, func.value))
+            if kept is not None or func.value in frame.bindings:
+                return kept
+        return None
+
     def _track_function_alias(self, target: cst.BaseExpression, value: cst.BaseExpression) -> None:
         super()._track_function_alias(target, value)
         frame = self.frames[-1] if self.frames else None
         if type(target) is cst.Name and frame is not None and frame.kind == "function":
             made = unwrap_await(value)
+            method = self._typed_receiver(value) if type(value) is cst.Attribute else None
+            if method is not None:
+                # `tool = registrar.tool` of a local the function made or typed: that class's method.
+                frame.function_aliases[target.value] = [method]
+            if type(made) is cst.Call and type(made.func) is cst.Attribute and made.func.attr.value in {"tool", "call_tool"}:
+                self.registering_locals[(frame.qual, target.value)] = made
+            else:
+                self.registering_locals.pop((frame.qual, target.value), None)
             callee = self._callee_resolver()(made.func) if type(made) is cst.Call and dotted(made.func) else None
             if callee:
                 self.made_locals[(frame.qual, target.value)] = callee
