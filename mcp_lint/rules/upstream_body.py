@@ -339,13 +339,26 @@ def _holds_a_reply(local: str, fn: FunctionFacts, ctx: FileContext) -> bool:
     """Does some assignment fill `local` with a decoded reply, or with a field of a local that
     holds one (an envelope's inner answer, which carries its own status)?"""
     values = _local_values(fn, ctx)
-    for value in values.get(local, ()):
+    for value in (*values.get(local, ()), *_loop_sources(fn, ctx).get(local, ())):
         if decodes_a_reply(value) or _decoding_helper_call(value, fn, ctx):
             return True
         read = _field_read(unwrap_await(value))
-        if read is not None and read[0] != local and any(decodes_a_reply(v) for v in values.get(read[0], ())):
+        if read is not None and read[0] != local and any(decodes_a_reply(v) or _decoding_helper_call(v, fn, ctx) for v in values.get(read[0], ())):
             return True
     return False
+
+
+def _loop_sources(fn: FunctionFacts, ctx: FileContext) -> dict[str, list[cst.BaseExpression]]:
+    """What each plain loop variable iterates (`for item in data["requests"]:`): an item of a
+    decoded reply's list is a part of that reply, with its own failure fields."""
+    def collect() -> dict[str, list[cst.BaseExpression]]:
+        found: dict[str, list[cst.BaseExpression]] = {}
+        for node in descendants(fn.node.body, into_scopes=False):
+            if type(node) is cst.For and type(node.target) is cst.Name:
+                found.setdefault(node.target.value, []).append(node.iter)
+        return found
+
+    return ctx.per_node("loop_sources", fn.node, collect)
 
 
 def _decoding_helper_call(value: cst.BaseExpression, fn: FunctionFacts, ctx: FileContext) -> bool:
