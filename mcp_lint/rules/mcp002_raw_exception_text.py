@@ -699,7 +699,7 @@ async def get_forecast(city: str) -> str:
             if body is not None:
                 seen.add(id(node))
                 latent = self._body_latent(ctx, node, value, variant, body)
-                kept = _keywords_holding(value, lambda arg: _body_through_locals(arg, bases, fn, ctx) is not None, ctx) if variant.startswith("raise") else None
+                kept = _keywords_holding(value, lambda arg, failed=bases: _body_through_locals(arg, failed, fn, ctx) is not None, ctx) if variant.startswith("raise") else None
                 if kept is not None:
                     latent = replace(latent, payload=replace(raw_text(latent), keyword_body=kept))
                 if answered:
