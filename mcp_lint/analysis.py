@@ -29,7 +29,7 @@ from mcp_lint.model.facts import CallFact, FunctionFacts
 from mcp_lint.model.failure_tests import FAILURE_KEYS, found_failed
 from mcp_lint.model.derived_params import derived_params
 from mcp_lint.model.flow_steps import return_flow
-from mcp_lint.model.message_params import message_params
+from mcp_lint.model.message_params import message_keywords, message_params
 from mcp_lint.model.frameworks import Family
 from mcp_lint.model.module_model import ModuleModel
 from mcp_lint.model.module_walk import build_model
@@ -207,6 +207,7 @@ def analyze_source(
             fsum.return_steps, fsum.returned_params = return_flow(facts.value_flow, tuple(facts.params), (r.node for r in facts.returns), facts.name, ctx.range)
         fsum.derived_params = derived_params(facts)
         fsum.message_params = message_params(facts)
+        fsum.message_keywords = message_keywords(facts)
         if facts.params[:1] == ("self",) and facts.value_flow is not None:
             fsum.returns_self = _returns_self(facts)
         # Its rules have run: the value flow refers back to the model (its test of project calls

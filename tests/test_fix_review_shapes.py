@@ -2567,7 +2567,9 @@ def test_a_later_pass_keeps_a_helper_whose_text_is_appended_to_a_report(project:
     # clause). That pass-through would let a raise of the helper reach the client, so pass 2 is
     # asked again about the helper: its text is appended to a report the caller already built
     # (`response += get_item_parts(...)`, a partial success), so it keeps returning. `check`
-    # offered no fix there, and `--fix` applies none, in any pass.
+    # offered no fix there, and `--fix` applies none, in any pass. The tool's message drops the
+    # reply's `message`: `make_request` hands back the decoded reply, whose failure flag the tool
+    # tests, so that text is the upstream's (MCP002), not the author's.
     write(project / "parts" / "server.py", PARTS_SERVER)
     offered = CliRunner().invoke(cli, ["check", ".", "--no-cache", "--jobs", "1", "--unsafe-fixes", "--output-format", "json", "--exit-zero"], catch_exceptions=False)
     with_fix = sorted((f["location"]["row"], f["code"]) for f in json.loads(offered.output) if f["fix"])
@@ -2582,7 +2584,7 @@ def test_a_later_pass_keeps_a_helper_whose_text_is_appended_to_a_report(project:
         "            return f\"API Error: {result.get('message', 'Item not found')}\"\n"
         "        return format_item_details(result.get(\"data\", {}), item_id, include_parts)\n"
         "    except Exception as e:\n",
-        "            raise ToolError(f\"API Error: {result.get('message', 'Item not found')}\")\n"
+        "            raise ToolError(\"API Error\")\n"
         "        return format_item_details(result.get(\"data\", {}), item_id, include_parts)\n"
         "    except ToolError:\n"
         "        raise\n"

@@ -35,6 +35,9 @@ class Handler:
     # ValueError(f"lookup failed: {e}")` in a callee): those raises are the flow's findings.
     carried_only: bool = False
     tainted: set[str] = field(default_factory=set)  # local names holding the exception's text
+    # Local names holding a part of the exception that is no text itself (`response = e.response`):
+    # its text attributes are the exception's (`response.text`), the part whole is not.
+    parts: set[str] = field(default_factory=set)
     # "<function qualname>#<n>": names this clause project-wide, so the linker can tell which
     # handler on a call path catches a helper's exception (TryGuard entries carry it too).
     site: str = ""

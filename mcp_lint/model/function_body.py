@@ -33,7 +33,7 @@ from mcp_lint.model.flow import (
 )
 from mcp_lint.model.failure_tests import found_failed
 from mcp_lint.model.library_tables import VALUE_ARGUMENTS
-from mcp_lint.model.message_text import GATHERED, find_exception_text
+from mcp_lint.model.message_text import GATHERED, TEXT_ATTRIBUTES, find_exception_text
 from mcp_lint.model.names import NAME_OR_ATTRIBUTE, AliasTable, dotted, last_name, root_of, unwrap_await
 from mcp_lint.model.returned_values import text_flows, trace_returned_calls
 from mcp_lint.model.walk import SCOPES, FastVisitor, children
@@ -471,6 +471,8 @@ class _BodyWalker(FastVisitor):
             for target in node.targets:
                 if type(target.target) is cst.Name:
                     handler.tainted.add(target.target.value)
+        elif len(node.targets) == 1 and type(node.targets[0].target) is cst.Name:
+            self._alias_part(node.targets[0].target.value, node.value)
         for target in node.targets:
             if type(target.target) is cst.Name:
                 self._taint_outer(target.target.value, node.value)
@@ -578,6 +580,23 @@ class _BodyWalker(FastVisitor):
 
     def _handler(self) -> Handler | None:
         return self.handlers[-1] if self.handlers else None
+
+    def _alias_part(self, name: str, value: cst.BaseExpression) -> None:
+        """`response = e.response` in a clause (or a clause nested in its body): the local holds
+        a part of the caught exception that is no text itself; its text attributes
+        (`response.text`, `response.json()`) are the exception's text as `e.response.text` is."""
+        chain = dotted(value) if type(value) is cst.Attribute else None
+        if not chain:
+            return
+        root, _, rest = chain.partition(".")
+        if any(p in TEXT_ATTRIBUTES for p in rest.split(".")):
+            return
+        handler = self._handler()
+        while handler is not None:
+            if handler.name == root:
+                handler.parts.add(name)
+                return
+            handler = handler.parent
 
     def _taint_outer(self, name: str, value: cst.BaseExpression) -> None:
         """A local assigned, in a clause nested in another clause's body, the outer clause's

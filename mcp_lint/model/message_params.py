@@ -20,7 +20,7 @@ from mcp_lint.model.names import dotted
 if TYPE_CHECKING:
     from mcp_lint.model.summary import FunctionSummary
 
-__all__ = ["message_params", "message_takes"]
+__all__ = ["message_keywords", "message_params", "message_takes"]
 
 
 def message_params(facts: FunctionFacts) -> tuple[int, ...] | None:
@@ -43,6 +43,26 @@ def message_params(facts: FunctionFacts) -> tuple[int, ...] | None:
         for index, param in enumerate(facts.params)
         if param not in {"self", "cls"} and any(find_exception_text(value, None, frozenset({param})) is not None for value in values)
     )
+
+
+def message_keywords(facts: FunctionFacts) -> tuple[tuple[str, ...], tuple[str, ...]] | None:
+    """For a class's `__init__` that hands its base a message: (its keyword-only parameters, those
+    of them whose text is in that message), as message_params counts the positional ones
+    (`def __init__(self, message, *, body=None): super().__init__(message)` keeps `body` out).
+    None for any other function, or one that calls no base `__init__`."""
+    if facts.name != "__init__" or not facts.class_name or type(facts.node) is not cst.FunctionDef:
+        return None
+    messages = [value for call in facts.calls for value in _base_init_arguments(call.node)]
+    if not messages:
+        return None
+    values = list(messages)
+    flow = facts.value_flow
+    if flow is not None:
+        for message in messages:
+            values.extend(store.value for store in flow.follow(message)[1])
+    names = tuple(p.name.value for p in facts.node.params.kwonly_params)
+    carried = tuple(n for n in names if any(find_exception_text(value, None, frozenset({n})) is not None for value in values))
+    return names, carried
 
 
 def _base_init_arguments(call: cst.Call) -> list[cst.BaseExpression]:

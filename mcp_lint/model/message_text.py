@@ -127,12 +127,16 @@ def find_exception_text(
     with `through_locals=False` only the exception itself counts, not locals the handler built
     from it (FunctionFacts.text_flows follows those)."""
     names = set(params)
+    parts: set[str] = set()
     if handler is not None:
         if handler.name:
             names.add(handler.name)
         if through_locals:
             names |= handler.tainted
-    finder = _TextFinder(names, handler is not None)
+        # An alias of a part (`response = e.response`) is the exception itself, not a local
+        # built from its text: `response.text` counts either way.
+        parts = handler.parts - names
+    finder = _TextFinder(names, handler is not None, parts)
     finder.walk(expr)
     return finder.found
 
@@ -141,9 +145,10 @@ _CODE_KEYS = frozenset({"code", "status", "statuscode", "httpstatuscode", "statu
 
 
 class _TextFinder(FindingVisitor):
-    def __init__(self, names: set[str], traceback_counts: bool) -> None:
+    def __init__(self, names: set[str], traceback_counts: bool, parts: set[str] = frozenset()) -> None:  # type: ignore[assignment]
         self.names = names
         self.traceback_counts = traceback_counts
+        self.parts = parts  # locals holding a part of the exception (`response = e.response`)
         self.found: cst.CSTNode | None = None
 
 
@@ -154,7 +159,7 @@ class _TextFinder(FindingVisitor):
         chain = dotted(node)
         if chain:
             parts = chain.split(".")
-            if parts[0] in self.names:
+            if parts[0] in self.names or parts[0] in self.parts:
                 if any(p in TEXT_ATTRIBUTES for p in parts[1:]) or parts[-1] in SERIALISERS:
                     self.found = node
                 return False  # e.status_code, e.__class__ etc. are not the text

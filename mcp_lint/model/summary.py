@@ -392,6 +392,9 @@ class FunctionSummary(_DefaultsLeftOut):
     # For a class's `__init__`: the positions of its parameters (`self` counted) whose text is in
     # the message it hands its base (model/message_params.py); None where not known.
     message_params: tuple[int, ...] | None = None
+    # With `message_params`: its keyword-only parameters (`*, body=None`) and those of them whose
+    # text is in that message; None where not known.
+    message_keywords: tuple[tuple[str, ...], tuple[str, ...]] | None = None
     # A method some return of which reads its object (`def to_text(self): return self.message`):
     # `return load(key).to_text()` sends what `load` returned (CallEdge.receiver_of).
     returns_self: bool = False

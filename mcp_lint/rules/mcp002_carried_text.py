@@ -122,6 +122,10 @@ class CarriedText:
         answered_by = raw_text(latent).answered_by
         if answered_by and not all(self._outside_project(callee) for callee in answered_by):
             return None  # the tested value is what the project's own function answered: its text
+        keyword_body = raw_text(latent).keyword_body
+        if keyword_body is not None:
+            if self.carriers.keywords_to_message(*keyword_body) is False:
+                return None  # `ApiError("...", body=body)` whose `__init__` keeps the body in an attribute
         constructed = raw_text(latent).constructed
         if constructed is not None:
             positions = constructed[1]

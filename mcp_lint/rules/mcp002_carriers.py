@@ -47,6 +47,29 @@ class Carriers:
         at `positions` into the exception's message (model.message_params.message_takes)?"""
         return message_takes(self.project.class_ancestors(cls) or (cls,), self._init_of, positions)
 
+    def keywords_to_message(self, cls: str, keywords: tuple[str, ...]) -> bool | None:
+        """Does the nearest `__init__` the project defines for class `cls` put the text of the
+        constructor's keyword arguments `keywords` into the exception's message? False only
+        where each of them is a parameter it is known to keep out (an attribute)."""
+        for qual in self.project.class_ancestors(cls) or (cls,):
+            init = self._init_of(qual)
+            if init is None:
+                continue
+            if init.message_params is None or init.message_keywords is None:
+                return None
+            shift = 1 if init.params and init.params[0] == "self" else 0
+            named, carried = init.message_keywords
+            for keyword in keywords:
+                if keyword in carried:
+                    return True
+                if keyword in init.params[shift:]:
+                    if init.params.index(keyword) in init.message_params:
+                        return True
+                elif keyword not in named:
+                    return None  # taken by `**kwargs`: not known
+            return False
+        return None
+
     def takes_builtin_init(self, cls: str) -> bool:
         """Does the project class `cls` take a builtin exception's `__init__` (`class
         ApiError(Exception): pass`): no project class on the way defines one and its bases from

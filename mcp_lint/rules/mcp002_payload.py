@@ -108,6 +108,10 @@ class RawText(Payload):
     # With `constructed`: the keyword arguments that hand it the text (`ApiError(messages=...)`),
     # placed by the `__init__`'s parameters at link time.
     constructed_keywords: tuple[str, ...] = ()
+    # The body is only in keyword arguments of a project exception's constructor (`raise
+    # ApiError(f"HTTP {status}", body=body)`): (the class qualified, those keywords). Where the
+    # class's `__init__` keeps them out of the message (an attribute), no text is sent (link time).
+    keyword_body: tuple[str, tuple[str, ...]] | None = None
     # The body is a field of what a call outside the project's functions answered, tested for
     # failure by the author (`result = app.acquire_token(...)`; `if "error" in result:`): that
     # call, qualified. The link step drops it where the callee turns out to be the project's.

@@ -705,6 +705,9 @@ async def get_forecast(city: str) -> str:
             if body is not None:
                 seen.add(id(node))
                 latent = self._body_latent(ctx, node, value, variant, body)
+                kept = _keywords_holding(value, lambda arg, failed=bases: _body_through_locals(arg, failed, fn, ctx) is not None, ctx) if variant.startswith("raise") else None
+                if kept is not None:
+                    latent = replace(latent, payload=replace(raw_text(latent), keyword_body=kept))
                 if answered:
                     local = next((name for name in answered if name in _names_in(body)), None)
                     if local is not None:
@@ -1333,6 +1336,23 @@ def _at_taken_text(latent: Latent, found: cst.CSTNode, ctx: FileContext) -> Late
 
 def _positional(call: cst.Call) -> list[cst.Arg]:
     return [a for a in call.args if a.keyword is None and not a.star]
+
+
+def _keywords_holding(value: cst.BaseExpression, carries: Callable[[cst.BaseExpression], bool], ctx: FileContext) -> tuple[str, tuple[str, ...]] | None:
+    """(the class, the keywords) where `value` constructs a project class and only keyword
+    arguments of it carry the body (`ApiError(f"HTTP {status}", body=body)`); None otherwise."""
+    if type(value) is not cst.Call:
+        return None
+    qual = project_class(value.func, ctx)
+    if qual is None:
+        return None
+    keywords: list[str] = []
+    for argument in value.args:
+        if carries(argument.value):
+            if argument.keyword is None or argument.star:
+                return None
+            keywords.append(argument.keyword.value)
+    return (qual, tuple(keywords)) if keywords else None
 
 
 def _constructed_with(value: cst.BaseExpression, names: set[str], ctx: FileContext) -> tuple[str, tuple[int, ...]] | None:

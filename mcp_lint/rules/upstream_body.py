@@ -56,7 +56,7 @@ def body_through_locals(
     # sends the text itself, the describer is reported in its own body when the response it is
     # handed was found failed (one flow).
     describe = describers and depth == 0
-    found = upstream_body(value, bases) or _reply_field(value, bases) or (_describer_call(value, bases, ctx) if describe else None)
+    found = upstream_body(value, bases) or _reply_field(value, bases) or _worded_reply(value, bases, fn, ctx) or (_describer_call(value, bases, ctx) if describe else None)
     if found is not None:
         return found
     assigned = _local_values(fn, ctx)
@@ -75,7 +75,7 @@ def body_through_locals(
                 sources = assigned[name]
                 checked = 0  # sources[:checked] are known to be above the read
                 for at, source in enumerate(sources):
-                    found = upstream_body(source, bases) or _reply_field(source, bases) or (_describer_call(source, bases, ctx) if describe else None)
+                    found = upstream_body(source, bases) or _reply_field(source, bases) or _worded_reply(source, bases, fn, ctx) or (_describer_call(source, bases, ctx) if describe else None)
                     if found is None and not _locals_read(source, ctx) & assigned.keys():
                         continue
                     # Only assignments written above the read can have filled it (a loop's later
@@ -339,13 +339,41 @@ def _holds_a_reply(local: str, fn: FunctionFacts, ctx: FileContext) -> bool:
     """Does some assignment fill `local` with a decoded reply, or with a field of a local that
     holds one (an envelope's inner answer, which carries its own status)?"""
     values = _local_values(fn, ctx)
-    for value in values.get(local, ()):
-        if decodes_a_reply(value):
+    for value in (*values.get(local, ()), *_loop_sources(fn, ctx).get(local, ())):
+        if decodes_a_reply(value) or _decoding_helper_call(value, fn, ctx):
             return True
         read = _field_read(unwrap_await(value))
-        if read is not None and read[0] != local and any(decodes_a_reply(v) for v in values.get(read[0], ())):
+        if read is not None and read[0] != local and any(decodes_a_reply(v) or _decoding_helper_call(v, fn, ctx) for v in values.get(read[0], ())):
             return True
     return False
+
+
+def _loop_sources(fn: FunctionFacts, ctx: FileContext) -> dict[str, list[cst.BaseExpression]]:
+    """What each plain loop variable iterates (`for item in data["requests"]:`): an item of a
+    decoded reply's list is a part of that reply, with its own failure fields."""
+    def collect() -> dict[str, list[cst.BaseExpression]]:
+        found: dict[str, list[cst.BaseExpression]] = {}
+        for node in descendants(fn.node.body, into_scopes=False):
+            if type(node) is cst.For and type(node.target) is cst.Name:
+                found.setdefault(node.target.value, []).append(node.iter)
+        return found
+
+    return ctx.per_node("loop_sources", fn.node, collect)
+
+
+def _decoding_helper_call(value: cst.BaseExpression, fn: FunctionFacts, ctx: FileContext) -> bool:
+    """`data = await _get(path)` where `_get`, a function of this module, hands back a decoded
+    reply on every return (`resp.raise_for_status(); return resp.json()`): the caller holds the
+    upstream's answer, not the project's words, as if it had decoded it itself."""
+    call = unwrap_await(value)
+    if type(call) is not cst.Call:
+        return False
+    callee = next((c.callee for c in fn.calls if c.node is call), None)
+    facts = ctx.model.functions.get(callee) if callee else None
+    if facts is None or facts is fn:
+        return False
+    values = [r.node.value for r in facts.returns]
+    return bool(values) and all(v is not None and type(unwrap_await(v)) is cst.Call and decodes_a_reply(v) for v in values)
 
 
 # What a failed decoding of a reply raises, as an `except` clause names it (or a broad clause).
@@ -401,6 +429,26 @@ def _reply_field(value: cst.CSTNode, replies: set[str]) -> cst.CSTNode | None:
             read = _field_read(node)
             if read is not None and read[0] in replies:
                 return node
+    return None
+
+
+# Calls that word a value whole into text (`str(data)`, `json.dumps(data)`).
+_WORDING_CALLS = frozenset({"str", "repr", "json.dumps"})
+
+
+def _worded_reply(value: cst.CSTNode, replies: set[str], fn: FunctionFacts, ctx: FileContext) -> cst.Name | None:
+    """A failed decoded reply put whole into text (`f"API returned error: {data}"`, `str(data)`)
+    where the branch tests its own failure field: all of it is what the upstream sent. Only a
+    local holding a decoded reply counts (a response object worded whole is `<Response [500]>`)."""
+    for node in descendants(value):
+        if type(node) is cst.FormattedStringExpression:
+            inner = node.expression
+        elif type(node) is cst.Call and dotted(node.func) in _WORDING_CALLS and node.args:
+            inner = node.args[0].value
+        else:
+            continue
+        if type(inner) is cst.Name and inner.value in replies and _holds_a_reply(inner.value, fn, ctx):
+            return inner
     return None
 
 
