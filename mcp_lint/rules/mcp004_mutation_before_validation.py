@@ -1541,17 +1541,19 @@ def is_failure_value(value: cst.BaseExpression, ctx: FileContext) -> bool:
 MutationSite = tuple[int, int, int, int, str, int, int]
 
 
-def function_effects(fn: FunctionFacts, ctx: FileContext) -> tuple[str, ParamGuard | None, MutationSite | None, str]:
+def function_effects(fn: FunctionFacts, ctx: FileContext) -> tuple[str, ParamGuard | None, MutationSite | None, str, str]:
     """(what the function mutates first, "" if nothing it does itself; the parameter its
     mutations depend on (FunctionSummary.mutates_when); where the first is; what it prepares
     when idempotent set-up is all it changes, FunctionSummary.prepares, whose site is then the
-    third). Cheap: reads the facts' calls, raises and returns. Whether it rejects its own
+    third; the kind of the first mutation, FunctionSummary.mutation_effect, "" if none). Cheap:
+    reads the facts' calls, raises and returns. Whether it rejects its own
     arguments is the engine's (model/argument_checks.py, FunctionSummary.validates): other
     rules ask it too."""
     known: dict[int, str] = ctx.memo.get("first_mutation", {})  # type: ignore[assignment]
     mutates = known.get(id(fn))
     site: MutationSite | None = None
     guard: ParamGuard | None = None
+    effect = ""
     if mutates is None or mutates:
         module_names = _module_names(ctx)
         handles = _module_handles(ctx)
@@ -1565,6 +1567,7 @@ def function_effects(fn: FunctionFacts, ctx: FileContext) -> tuple[str, ParamGua
             if kind is not None and kind.effect is not Effect.PREPARATION:
                 mutations.append((call, kind))
         mutates = mutations[0][1].description if mutations else ""
+        effect = mutations[0][1].effect.value if mutations else ""
         if mutations and not _forwards_caller_choice(fn, mutations[0][0].node, mutations[0][1]):
             site = _site(ctx, mutations[0][0].node, mutations[0][0].statement)
             if not (fn.has_item_assignment and _state_write_in(fn, module_names)):
@@ -1572,14 +1575,14 @@ def function_effects(fn: FunctionFacts, ctx: FileContext) -> tuple[str, ParamGua
     if not mutates and fn.has_item_assignment:
         write = _first_state_write(fn, _module_names(ctx))
         if write is not None:
-            mutates, site = write[0], _site(ctx, write[2], write[1])
+            mutates, site, effect = write[0], _site(ctx, write[2], write[1]), Effect.MODULE_STATE.value
             guard = mutation_guard(fn, [write[1]])
     prepares = ""
     if not mutates:
         preparation = _first_preparation(fn, ctx)
         if preparation is not None and not _yields(fn.node):  # a context manager's set-up is its caller's block's scope
             prepares, site = preparation[1].description, _site(ctx, preparation[0].node, preparation[0].statement)
-    return mutates, guard, site, prepares
+    return mutates, guard, site, prepares, effect
 
 
 # Removing a file or a directory again.
@@ -1953,7 +1956,7 @@ def set_stock(sku: str, quantity: int) -> str:
     def summarize(self, fn: FunctionFacts, ctx: FileContext, summary: FunctionSummary) -> None:
         """What a helper mutates, for its callers (a tool that calls it before its own check:
         mcp004_helper_effects)."""
-        summary.mutates, summary.mutates_when, summary.mutation_site, summary.prepares = function_effects(fn, ctx)
+        summary.mutates, summary.mutates_when, summary.mutation_site, summary.prepares, summary.mutation_effect = function_effects(fn, ctx)
         changed = params_changed(fn, ctx)
         summary.changes_params = tuple(i for i, p in enumerate(fn.params) if p in changed)
 
@@ -2449,7 +2452,7 @@ def set_stock(sku: str, quantity: int) -> str:
             return None
         if chosen.read_back and helper and effect is not None and _changes_files(effect.mutates(helper) or effect.prepares(helper)):
             return None  # it reads back the files the helper wrote: a post-check
-        if chosen.read_back_any and helper and effect is not None and (effect.mutates(helper) or "").startswith(_RUNS_A_COMMAND):
+        if chosen.read_back_any and helper and effect is not None and effect.mutation_effect(helper) == Effect.SUBPROCESS.value:
             return None  # it looks for what the command the helper ran wrote: a post-check
         row = chosen.row
         fix = latent_fix(latent) if direct and payload.checks[0] is chosen else None
@@ -2558,10 +2561,6 @@ _NOT_FILES = (
     "writes to the database", "commits a database", "sends an HTTP", "writes to a key-value",
     "writes to a collection", "changes module-level state", "closes",
 )
-
-
-# What a helper's summary says of a command it runs (MutationKind.description).
-_RUNS_A_COMMAND = "runs a subprocess"
 
 
 def _hands_no_literal_command(step: _Step, helper: str) -> bool:
