@@ -2227,6 +2227,8 @@ def set_stock(sku: str, quantity: int) -> str:
             return False
         if _released_finally(steps.fn.node, steps.steps[index], step, steps.ctx):
             return False
+        if _undone_before_rejecting(steps.steps[index], step, steps.ctx):
+            return False
         if taint.guards(steps, step, steps.steps[index]):
             return False  # in the branch of a post-check (`if "error" in reply: if files: return ...`)
         if step.raisers is not None:
@@ -2728,6 +2730,44 @@ def _releases(body: cst.CSTNode, changed: tuple[str, ...], ctx: FileContext, dep
 
 
 _RELEASES = frozenset({"pop", "remove", "discard", "release", "unregister", "clear"})
+
+
+def _undone_before_rejecting(mutation: _Step, check: _Step, ctx: FileContext) -> bool:
+    """Does the rejecting branch itself take the change back before it ends the call, on its
+    own way out (a statement of the branch's block, not of a branch nested in it): the entry
+    put into module state taken out again (`PENDING.pop(key)`), the file written removed
+    (`partial.unlink()`, `os.remove(partial)`)? Then the rejection leaves nothing behind, as
+    with an `except` clause that undoes (_undone_on_failure)."""
+    kind = mutation.mutation
+    if kind is None or check.check_reads is None:
+        return False
+    if type(check.statement) is cst.If and check.node is check.statement.test:
+        body: cst.BaseSuite = check.statement.body
+    elif type(check.node) is cst.Else:
+        body = check.node.body
+    else:
+        return False
+    statements = [body] if type(body) is cst.SimpleStatementSuite else [s for s in body.body if type(s) is cst.SimpleStatementLine]
+    if kind.effect is Effect.MODULE_STATE:
+        return bool(kind.changed) and any(_releases(stmt, kind.changed, ctx, 1) for stmt in statements)
+    if kind.effect is not Effect.FILES:
+        return False
+    files = {name[len(FILE):].split(".")[0] for name in kind.changed if name.startswith(FILE) and name != FILE_ANY}
+    return bool(files) and any(_removes_file(inner, files) for stmt in statements for inner in walk(stmt))
+
+
+def _removes_file(node: cst.CSTNode, files: set[str]) -> bool:
+    """Is the node a call that removes one of the files (`p.unlink()`, `os.remove(p)`,
+    `shutil.rmtree(p)`), named by their local names?"""
+    if type(node) is not cst.Call or last_name(dotted(node.func) or "") not in _REMOVALS:
+        return False
+    if type(node.func) is cst.Attribute and (chain(node.func.value) or "").split(".")[0] in files:
+        return True  # `partial.unlink()`
+    named = dotted(node.func) in _REMOVING_FUNCTIONS and bool(node.args)
+    return named and (chain(node.args[0].value) or "").split(".")[0] in files  # `os.remove(partial)`
+
+
+_REMOVING_FUNCTIONS = frozenset({"os.remove", "os.unlink", "os.rmdir", "shutil.rmtree"})
 
 
 def _undoing_tries(function: cst.FunctionDef, ctx: FileContext) -> list[frozenset[int]]:
