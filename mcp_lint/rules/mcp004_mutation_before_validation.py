@@ -575,7 +575,10 @@ class _Steps:
             for item in stmt.items:
                 step = self.expression_step(item.item, stmt, path)
                 if item.asname is not None:
-                    step.assigns.append(_Assign(_targets(item.asname.name), _Reads([item.item], files=True)))
+                    # A file opened by its path (`with zipfile.ZipFile(p) as z`) is a look at the file
+                    # system: after a change that may have written p, what it holds is read back.
+                    opened = item.item if type(item.item) is cst.Call and _reads_file_system(item.item) else None
+                    step.assigns.append(_Assign(_targets(item.asname.name), _Reads([item.item], files=True), opened))
             self.block(stmt.body, path, stmt, False)
         elif type(stmt) in (cst.Try, cst.TryStar):
             # `except` clauses react to a failure: a raise there is not a check, a cleanup there
@@ -2031,7 +2034,11 @@ def set_stock(sku: str, quantity: int) -> str:
                         if own or after:
                             yield self._latent(ctx, steps, at, None, earlier(index), found, tuple(c for _, c, _, _ in helpers), () if own else after)
                         reported[found[-1][0]] = prepares and first_for_check
-                    resume = max(index, found[-1][0])
+                    # Past the check, unless it is a helper's (`_notify(job)` taken as a validator):
+                    # whether that one rejects anything is known only at link time, so a mutation
+                    # before it (the folder made for the download, then its own direct check) is
+                    # still a candidate of its own.
+                    resume = max(index, found[-1][0]) if not found[-1][1] else index
                     candidates = []
                     continue
                 if not any(steps.blocks[b].terminates or steps.blocks[b].exclusive for b in step.path if b in steps.blocks):
@@ -2167,7 +2174,8 @@ def set_stock(sku: str, quantity: int) -> str:
                     callee, arguments = step.validator
                     # A validator handed what the mutation (or a change after it) was handed
                     # reads that back: `Package.open(doc)` after `_write(doc)`.
-                    if not taint.reads(arguments.get(), step) and not set(arguments.get()) & handed:
+                    taken_back = _undone_on_failure(steps.fn.node, first, step, steps.ctx) or _released_finally(steps.fn.node, first, step, steps.ctx)
+                    if not taint.reads(arguments.get(), step) and not set(arguments.get()) & handed and not taken_back:
                         found.append((later_index, callee))
                 if step.helper_calls:
                     handed |= _objects_passed([c for _, c in step.helper_calls], steps.modules)
@@ -2692,18 +2700,23 @@ def _undone_on_failure(function: cst.FunctionDef, mutation: _Step, check: _Step,
 
 
 def _released_finally(function: cst.FunctionDef, mutation: _Step, check: _Step, ctx: FileContext) -> bool:
-    """Is a change of state an in-flight record that a `finally` around the check takes out
+    """Is a change of state an in-flight record (or a file written) that a `finally` around the check takes out
     again on every path (`ACTIVE[qid] = job` ... `finally: ACTIVE.pop(qid)`, or a helper that
     removes it or is named for that)? Nothing of it is left once the call ends, rejected or not."""
     kind = mutation.mutation
-    if kind is None or kind.effect is not Effect.MODULE_STATE or not kind.changed:
+    if kind is None or kind.effect not in (Effect.MODULE_STATE, Effect.FILES) or not kind.changed:
         return False
+    # A file written and removed by the `finally` on every way out (`zpath.unlink()`): the
+    # call's own scratch, nothing of it is left.
+    files = {name[len(FILE):].split(".")[0] for name in kind.changed if name.startswith(FILE) and name != FILE_ANY}
     for node in walk(function.body):
         if type(node) not in (cst.Try, cst.TryStar) or node.finalbody is None:
             continue
         if not any(inner is check.node for inner in walk(node.body)) and not any(inner is check.node for h in node.handlers for inner in walk(h)):
             continue
-        if _releases(node.finalbody, kind.changed, ctx, 1):
+        if kind.effect is Effect.MODULE_STATE and _releases(node.finalbody, kind.changed, ctx, 1):
+            return True
+        if kind.effect is Effect.FILES and files and any(_removes_file(inner, files) for inner in walk(node.finalbody)):
             return True
     return False
 

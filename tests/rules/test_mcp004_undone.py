@@ -138,3 +138,101 @@ def test_the_finding_left_names_the_write_and_the_check() -> None:
         """
     )
     assert finding.message == f"Tool 'start_job' changes module-level state (NOTES[...]), then rejects the call at line {finding.location.row + 1}"
+
+
+# -- blind004g's other causes: a helper's check does not end the search; archives read back -----
+MORE = [
+    case(
+        "a-write-after-a-preparation-whose-only-later-check-is-a-helpers",
+        """\
+        def _prefix(kind: str) -> str:
+            return "A" if kind == "actor" else "U"
+
+
+        @mcp.tool()
+        def make_module(folder: str, name: str, kind: str, force: bool = False) -> str:
+            root = Path(folder) / name
+            root.mkdir(parents=True, exist_ok=True)
+            listing = Path(folder) / "modules.txt"
+            listing.write_text(name)  # expect: MCP004
+            prefix = _prefix(kind)
+            header = root / f"{name}.h"
+            if header.exists() and not force:
+                raise ToolError(f"{header} exists; pass force=True to replace it")
+            header.write_text(prefix + name)
+            return str(header)
+        """,
+    ),
+    case(
+        "a-zip-written-then-removed-by-finally-before-a-helpers-check",
+        """\
+        import zipfile
+
+
+        def need(payload: dict | None, what: str) -> dict:
+            if payload is None:
+                raise ToolError(f"{what} failed")
+            return payload
+
+
+        def send(path: Path) -> dict | None:
+            return httpx.get(f"https://example.com/status/{path.name}").json()
+
+
+        @mcp.tool()
+        def pack(source: str) -> str:
+            zpath = ROOT / "pack.zip"
+            try:
+                with zipfile.ZipFile(zpath, "w") as z:
+                    z.write(source)
+                out = need(send(zpath), "sending")
+            finally:
+                zpath.unlink(missing_ok=True)
+            return str(out)
+        """,
+    ),
+    case(
+        "an-archive-a-command-helper-downloaded-read-back-by-its-check",
+        """\
+        import zipfile
+
+        LIMIT = 1 << 20
+
+
+        def fetch(args: list[str]) -> subprocess.CompletedProcess:
+            return subprocess.run(["fetcher", *args], capture_output=True)
+
+
+        @mcp.tool()
+        def download_dir(remote: str) -> str:
+            zpath = ROOT / "download.zip"
+            fetch(["get", remote, str(zpath)])
+            with zipfile.ZipFile(zpath) as z:
+                if sum(i.file_size for i in z.infolist()) > LIMIT:
+                    raise ToolError("the archive is larger than the download limit")
+                names = z.namelist()
+            return ", ".join(names)
+        """,
+    ),
+    case(
+        "a-zip-written-and-kept-before-an-argument-check",
+        """\
+        import zipfile
+
+
+        @mcp.tool()
+        def pack(source: str, label: str) -> str:
+            zpath = ROOT / "pack.zip"
+            with zipfile.ZipFile(zpath, "w") as z:
+                z.write(source)  # expect: MCP004
+            if len(label) > 40:
+                raise ToolError("label is longer than 40 characters")
+            return str(zpath)
+        """,
+    ),
+]
+
+
+@pytest.mark.parametrize("body", MORE)
+def test_more_causes(body: str) -> None:
+    _mcp004(body)
