@@ -58,7 +58,13 @@ SETUP_VERBS = frozenset({"ensure", "init", "initialize", "initialise", "setup", 
 FILE_READ_METHODS = frozenset(
     {"exists", "is_file", "is_dir", "stat", "lstat", "read_text", "read_bytes", "open", "iterdir", "glob", "rglob", "samefile", "is_symlink", "readlink"}
 )
-FILE_READ_CALLS = frozenset({"os.listdir", "os.scandir", "os.walk", "os.stat", "glob.glob", "glob.iglob", "open", "os.access"})
+# (An archive opened by its path reads that file: `zipfile.ZipFile(p)`, `tarfile.open(p)`.)
+FILE_READ_CALLS = frozenset(
+    {"os.listdir", "os.scandir", "os.walk", "os.stat", "glob.glob", "glob.iglob", "open", "os.access", "zipfile.ZipFile", "tarfile.open", "zipfile.is_zipfile", "tarfile.is_tarfile"}
+)
+# Archives opened by their path: with a writing mode ("w", "a", "x", "w:gz"), what is added
+# through the object is written into that file.
+ARCHIVE_WRITERS = frozenset({"zipfile.ZipFile", "tarfile.open", "tarfile.TarFile"})
 FILE_READ_PREFIXES = ("os.path.",)
 
 # -- subprocesses -----------------------------------------------------------------------------

@@ -633,13 +633,19 @@ def _file_handles(fn: FunctionFacts, own: set[str]) -> tuple[tuple[str, tuple[st
 
 
 def _opened_for_writing(value: cst.BaseExpression) -> tuple[str, ...] | None:
-    """The file `open(p, "w")` / `p.open("wb")` names (as FILE chains), None for anything else."""
+    """The file `open(p, "w")` / `p.open("wb")` / an archive opened for writing names (as FILE
+    chains), None for anything else."""
     while type(value) is cst.Await:
         value = value.expression
     if type(value) is not cst.Call:
         return None
     func = value.func
-    if type(func) is cst.Name and func.value == "open" and len(value.args) >= 2 and value.args[1].keyword is None:
+    if dotted(func) in fx.ARCHIVE_WRITERS and value.args and value.args[0].keyword is None:
+        # `zipfile.ZipFile(p, "w")`, `tarfile.open(p, mode="w:gz")`: what is added through it is
+        # written into p.
+        given = [a for a in value.args[1:] if a.keyword is None][:1] + [a for a in value.args if a.keyword is not None and a.keyword.value == "mode"]
+        mode, target = (literal_text(given[0].value) if given else None), value.args[0].value
+    elif type(func) is cst.Name and func.value == "open" and len(value.args) >= 2 and value.args[1].keyword is None:
         mode, target = literal_text(value.args[1].value), value.args[0].value
     elif type(func) is cst.Attribute and func.attr.value == "open" and value.args and value.args[0].keyword is None:
         mode, target = literal_text(value.args[0].value), func.value

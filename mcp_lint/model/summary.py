@@ -331,6 +331,9 @@ class FunctionSummary(_DefaultsLeftOut):
     # A helper's effects, for the functions that call it (a rule reads them at link time):
     # what it mutates itself ("" if nothing), and whether it rejects bad arguments.
     mutates: str = ""
+    # The kind of that change (model/effects.Effect's value, "" if nothing): callers ask the typed
+    # fact ("does the helper run a command?"), not the wording of `mutates`.
+    mutation_effect: str = ""
     validates: bool = False
     # The parameter test every one of its own mutations runs under (`if commit: db.commit()`);
     # None when there is none.

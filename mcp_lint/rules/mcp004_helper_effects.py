@@ -31,12 +31,19 @@ class HelperEffects:
 
     def __init__(self, project: LinkedProject) -> None:
         self.project = project
-        self._mutates: dict[tuple[str, int], str] = {}
+        self._mutates: dict[tuple[str, int], FunctionSummary | None] = {}
 
     def mutates(self, qualname: str) -> str:
         """What the function or a helper it calls (a few levels down) mutates, "" if nothing."""
         found = self.project.function(qualname)
-        return self._mutates_at(found[1], 0) if found is not None else ""
+        mutator = self._mutator_at(found[1], 0) if found is not None else None
+        return mutator.mutates if mutator is not None else ""
+
+    def mutation_effect(self, qualname: str) -> str:
+        """The kind (model/effects.Effect's value) of the change `mutates` names, "" if none."""
+        found = self.project.function(qualname)
+        mutator = self._mutator_at(found[1], 0) if found is not None else None
+        return mutator.mutation_effect if mutator is not None else ""
 
     def prepares(self, qualname: str) -> str:
         """What the function prepares (`makedirs(parent, exist_ok=True)`) when idempotent set-up
@@ -87,7 +94,7 @@ class HelperEffects:
         return self._site_at(found, 0) if found is not None else None
 
     def _site_at(self, found: tuple[ModuleSummary, FunctionSummary], depth: int) -> Site | None:
-        """The site of the mutation `_mutates_at` finds first, walking the same way."""
+        """The site of the mutation `_mutator_at` finds first, walking the same way."""
         summary, fn = found
         if fn.mutates:
             if fn.mutation_site is None:
@@ -98,23 +105,24 @@ class HelperEffects:
             return None
         for edge in fn.calls:
             target = self.project.function(edge.callee)
-            if target is not None and target[1] is not fn and self._mutates_at(target[1], depth + 1):
+            if target is not None and target[1] is not fn and self._mutator_at(target[1], depth + 1) is not None:
                 return self._site_at(target, depth + 1)
         return None
 
-    def _mutates_at(self, fn: FunctionSummary, depth: int) -> str:
+    def _mutator_at(self, fn: FunctionSummary, depth: int) -> FunctionSummary | None:
+        """The function whose own mutation `mutates` names: `fn` itself or the first helper it
+        calls (a few levels down) that mutates; None if none does."""
         key = (fn.qualname, depth)  # by depth too: the answer must not depend on who asked first
-        known = self._mutates.get(key)
-        if known is not None:
-            return known
-        self._mutates[key] = ""  # a cycle of calls mutates nothing more
-        found = fn.mutates
-        if not found and depth < HELPER_DEPTH:
+        if key in self._mutates:
+            return self._mutates[key]
+        self._mutates[key] = None  # a cycle of calls mutates nothing more
+        found = fn if fn.mutates else None
+        if found is None and depth < HELPER_DEPTH:
             for edge in fn.calls:
                 target = self.project.function(edge.callee)
                 if target is not None and target[1] is not fn:
-                    found = self._mutates_at(target[1], depth + 1)
-                    if found:
+                    found = self._mutator_at(target[1], depth + 1)
+                    if found is not None:
                         break
         self._mutates[key] = found
         return found

@@ -575,7 +575,10 @@ class _Steps:
             for item in stmt.items:
                 step = self.expression_step(item.item, stmt, path)
                 if item.asname is not None:
-                    step.assigns.append(_Assign(_targets(item.asname.name), _Reads([item.item], files=True)))
+                    # A file opened by its path (`with zipfile.ZipFile(p) as z`) is a look at the file
+                    # system: after a change that may have written p, what it holds is read back.
+                    opened = item.item if type(item.item) is cst.Call and _reads_file_system(item.item) else None
+                    step.assigns.append(_Assign(_targets(item.asname.name), _Reads([item.item], files=True), opened))
             self.block(stmt.body, path, stmt, False)
         elif type(stmt) in (cst.Try, cst.TryStar):
             # `except` clauses react to a failure: a raise there is not a check, a cleanup there
@@ -1541,17 +1544,19 @@ def is_failure_value(value: cst.BaseExpression, ctx: FileContext) -> bool:
 MutationSite = tuple[int, int, int, int, str, int, int]
 
 
-def function_effects(fn: FunctionFacts, ctx: FileContext) -> tuple[str, ParamGuard | None, MutationSite | None, str]:
+def function_effects(fn: FunctionFacts, ctx: FileContext) -> tuple[str, ParamGuard | None, MutationSite | None, str, str]:
     """(what the function mutates first, "" if nothing it does itself; the parameter its
     mutations depend on (FunctionSummary.mutates_when); where the first is; what it prepares
     when idempotent set-up is all it changes, FunctionSummary.prepares, whose site is then the
-    third). Cheap: reads the facts' calls, raises and returns. Whether it rejects its own
+    third; the kind of the first mutation, FunctionSummary.mutation_effect, "" if none). Cheap:
+    reads the facts' calls, raises and returns. Whether it rejects its own
     arguments is the engine's (model/argument_checks.py, FunctionSummary.validates): other
     rules ask it too."""
     known: dict[int, str] = ctx.memo.get("first_mutation", {})  # type: ignore[assignment]
     mutates = known.get(id(fn))
     site: MutationSite | None = None
     guard: ParamGuard | None = None
+    effect = ""
     if mutates is None or mutates:
         module_names = _module_names(ctx)
         handles = _module_handles(ctx)
@@ -1565,6 +1570,7 @@ def function_effects(fn: FunctionFacts, ctx: FileContext) -> tuple[str, ParamGua
             if kind is not None and kind.effect is not Effect.PREPARATION:
                 mutations.append((call, kind))
         mutates = mutations[0][1].description if mutations else ""
+        effect = mutations[0][1].effect.value if mutations else ""
         if mutations and not _forwards_caller_choice(fn, mutations[0][0].node, mutations[0][1]):
             site = _site(ctx, mutations[0][0].node, mutations[0][0].statement)
             if not (fn.has_item_assignment and _state_write_in(fn, module_names)):
@@ -1572,14 +1578,14 @@ def function_effects(fn: FunctionFacts, ctx: FileContext) -> tuple[str, ParamGua
     if not mutates and fn.has_item_assignment:
         write = _first_state_write(fn, _module_names(ctx))
         if write is not None:
-            mutates, site = write[0], _site(ctx, write[2], write[1])
+            mutates, site, effect = write[0], _site(ctx, write[2], write[1]), Effect.MODULE_STATE.value
             guard = mutation_guard(fn, [write[1]])
     prepares = ""
     if not mutates:
         preparation = _first_preparation(fn, ctx)
         if preparation is not None and not _yields(fn.node):  # a context manager's set-up is its caller's block's scope
             prepares, site = preparation[1].description, _site(ctx, preparation[0].node, preparation[0].statement)
-    return mutates, guard, site, prepares
+    return mutates, guard, site, prepares, effect
 
 
 # Removing a file or a directory again.
@@ -1953,7 +1959,7 @@ def set_stock(sku: str, quantity: int) -> str:
     def summarize(self, fn: FunctionFacts, ctx: FileContext, summary: FunctionSummary) -> None:
         """What a helper mutates, for its callers (a tool that calls it before its own check:
         mcp004_helper_effects)."""
-        summary.mutates, summary.mutates_when, summary.mutation_site, summary.prepares = function_effects(fn, ctx)
+        summary.mutates, summary.mutates_when, summary.mutation_site, summary.prepares, summary.mutation_effect = function_effects(fn, ctx)
         changed = params_changed(fn, ctx)
         summary.changes_params = tuple(i for i, p in enumerate(fn.params) if p in changed)
 
@@ -2028,7 +2034,11 @@ def set_stock(sku: str, quantity: int) -> str:
                         if own or after:
                             yield self._latent(ctx, steps, at, None, earlier(index), found, tuple(c for _, c, _, _ in helpers), () if own else after)
                         reported[found[-1][0]] = prepares and first_for_check
-                    resume = max(index, found[-1][0])
+                    # Past the check, unless it is a helper's (`_notify(job)` taken as a validator):
+                    # whether that one rejects anything is known only at link time, so a mutation
+                    # before it (the folder made for the download, then its own direct check) is
+                    # still a candidate of its own.
+                    resume = max(index, found[-1][0]) if not found[-1][1] else index
                     candidates = []
                     continue
                 if not any(steps.blocks[b].terminates or steps.blocks[b].exclusive for b in step.path if b in steps.blocks):
@@ -2164,7 +2174,8 @@ def set_stock(sku: str, quantity: int) -> str:
                     callee, arguments = step.validator
                     # A validator handed what the mutation (or a change after it) was handed
                     # reads that back: `Package.open(doc)` after `_write(doc)`.
-                    if not taint.reads(arguments.get(), step) and not set(arguments.get()) & handed:
+                    taken_back = _undone_on_failure(steps.fn.node, first, step, steps.ctx) or _released_finally(steps.fn.node, first, step, steps.ctx)
+                    if not taint.reads(arguments.get(), step) and not set(arguments.get()) & handed and not taken_back:
                         found.append((later_index, callee))
                 if step.helper_calls:
                     handed |= _objects_passed([c for _, c in step.helper_calls], steps.modules)
@@ -2223,6 +2234,8 @@ def set_stock(sku: str, quantity: int) -> str:
         if _undone_on_failure(steps.fn.node, steps.steps[index], step, steps.ctx):
             return False
         if _released_finally(steps.fn.node, steps.steps[index], step, steps.ctx):
+            return False
+        if _undone_before_rejecting(steps.steps[index], step, steps.ctx):
             return False
         if taint.guards(steps, step, steps.steps[index]):
             return False  # in the branch of a post-check (`if "error" in reply: if files: return ...`)
@@ -2449,7 +2462,7 @@ def set_stock(sku: str, quantity: int) -> str:
             return None
         if chosen.read_back and helper and effect is not None and _changes_files(effect.mutates(helper) or effect.prepares(helper)):
             return None  # it reads back the files the helper wrote: a post-check
-        if chosen.read_back_any and helper and effect is not None and (effect.mutates(helper) or "").startswith(_RUNS_A_COMMAND):
+        if chosen.read_back_any and helper and effect is not None and effect.mutation_effect(helper) == Effect.SUBPROCESS.value:
             return None  # it looks for what the command the helper ran wrote: a post-check
         row = chosen.row
         fix = latent_fix(latent) if direct and payload.checks[0] is chosen else None
@@ -2558,10 +2571,6 @@ _NOT_FILES = (
     "writes to the database", "commits a database", "sends an HTTP", "writes to a key-value",
     "writes to a collection", "changes module-level state", "closes",
 )
-
-
-# What a helper's summary says of a command it runs (MutationKind.description).
-_RUNS_A_COMMAND = "runs a subprocess"
 
 
 def _hands_no_literal_command(step: _Step, helper: str) -> bool:
@@ -2691,18 +2700,23 @@ def _undone_on_failure(function: cst.FunctionDef, mutation: _Step, check: _Step,
 
 
 def _released_finally(function: cst.FunctionDef, mutation: _Step, check: _Step, ctx: FileContext) -> bool:
-    """Is a change of state an in-flight record that a `finally` around the check takes out
+    """Is a change of state an in-flight record (or a file written) that a `finally` around the check takes out
     again on every path (`ACTIVE[qid] = job` ... `finally: ACTIVE.pop(qid)`, or a helper that
     removes it or is named for that)? Nothing of it is left once the call ends, rejected or not."""
     kind = mutation.mutation
-    if kind is None or kind.effect is not Effect.MODULE_STATE or not kind.changed:
+    if kind is None or kind.effect not in (Effect.MODULE_STATE, Effect.FILES) or not kind.changed:
         return False
+    # A file written and removed by the `finally` on every way out (`zpath.unlink()`): the
+    # call's own scratch, nothing of it is left.
+    files = {name[len(FILE):].split(".")[0] for name in kind.changed if name.startswith(FILE) and name != FILE_ANY}
     for node in walk(function.body):
         if type(node) not in (cst.Try, cst.TryStar) or node.finalbody is None:
             continue
         if not any(inner is check.node for inner in walk(node.body)) and not any(inner is check.node for h in node.handlers for inner in walk(h)):
             continue
-        if _releases(node.finalbody, kind.changed, ctx, 1):
+        if kind.effect is Effect.MODULE_STATE and _releases(node.finalbody, kind.changed, ctx, 1):
+            return True
+        if kind.effect is Effect.FILES and files and any(_removes_file(inner, files) for inner in walk(node.finalbody)):
             return True
     return False
 
@@ -2729,6 +2743,44 @@ def _releases(body: cst.CSTNode, changed: tuple[str, ...], ctx: FileContext, dep
 
 
 _RELEASES = frozenset({"pop", "remove", "discard", "release", "unregister", "clear"})
+
+
+def _undone_before_rejecting(mutation: _Step, check: _Step, ctx: FileContext) -> bool:
+    """Does the rejecting branch itself take the change back before it ends the call, on its
+    own way out (a statement of the branch's block, not of a branch nested in it): the entry
+    put into module state taken out again (`PENDING.pop(key)`), the file written removed
+    (`partial.unlink()`, `os.remove(partial)`)? Then the rejection leaves nothing behind, as
+    with an `except` clause that undoes (_undone_on_failure)."""
+    kind = mutation.mutation
+    if kind is None or check.check_reads is None:
+        return False
+    if type(check.statement) is cst.If and check.node is check.statement.test:
+        body: cst.BaseSuite = check.statement.body
+    elif type(check.node) is cst.Else:
+        body = check.node.body
+    else:
+        return False
+    statements = [body] if type(body) is cst.SimpleStatementSuite else [s for s in body.body if type(s) is cst.SimpleStatementLine]
+    if kind.effect is Effect.MODULE_STATE:
+        return bool(kind.changed) and any(_releases(stmt, kind.changed, ctx, 1) for stmt in statements)
+    if kind.effect is not Effect.FILES:
+        return False
+    files = {name[len(FILE):].split(".")[0] for name in kind.changed if name.startswith(FILE) and name != FILE_ANY}
+    return bool(files) and any(_removes_file(inner, files) for stmt in statements for inner in walk(stmt))
+
+
+def _removes_file(node: cst.CSTNode, files: set[str]) -> bool:
+    """Is the node a call that removes one of the files (`p.unlink()`, `os.remove(p)`,
+    `shutil.rmtree(p)`), named by their local names?"""
+    if type(node) is not cst.Call or last_name(dotted(node.func) or "") not in _REMOVALS:
+        return False
+    if type(node.func) is cst.Attribute and (chain(node.func.value) or "").split(".")[0] in files:
+        return True  # `partial.unlink()`
+    named = dotted(node.func) in _REMOVING_FUNCTIONS and bool(node.args)
+    return named and (chain(node.args[0].value) or "").split(".")[0] in files  # `os.remove(partial)`
+
+
+_REMOVING_FUNCTIONS = frozenset({"os.remove", "os.unlink", "os.rmdir", "shutil.rmtree"})
 
 
 def _undoing_tries(function: cst.FunctionDef, ctx: FileContext) -> list[frozenset[int]]:
