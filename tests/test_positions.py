@@ -12,7 +12,7 @@ from __future__ import annotations
 import ast
 import sys
 import textwrap
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 
 import libcst as cst
 import pytest
@@ -20,7 +20,7 @@ from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 from lazy_strategies import python_source
-from libcst.metadata import MetadataWrapper, PositionProvider
+from libcst.metadata import CodeRange, MetadataWrapper, PositionProvider
 
 from mcp_lint.model.positions import ScopedPositions, function_layout
 
@@ -85,7 +85,19 @@ def assert_exact(source: str, *, exact_path: bool = True) -> int:
         if exact_path:
             assert positions._full is None, f"fell back to the whole module in {function.name.value}"
             assert all(positions._by_unit.values()), f"a unit failed its check in {function.name.value}"
+        assert_start_lines(module, source, tree, function, expected)
     return compared
+
+
+def assert_start_lines(
+    module: cst.Module, source: str, tree: ast.Module | None, function: cst.FunctionDef, expected: Mapping[cst.CSTNode, CodeRange]
+) -> None:
+    """start_line of every node of `function`, asked of a fresh ScopedPositions (so lines given
+    without generating are asked before anything is generated), is the provider's start line."""
+    positions = hinted(module, source, tree)
+    for node in every_node(function):
+        got = positions.start_line(node, near=function)
+        assert got == expected[node].start.line, (type(node).__name__, module.code_for_node(node)[:60], got, expected[node])
 
 
 # --- hand-written snippets -------------------------------------------------------------------
@@ -409,6 +421,58 @@ def test_nodes_of_a_generated_statement_need_no_more_generation(monkeypatch: pyt
     assert len(spy.generated) == 1
 
 
+LINES = """\
+def tool(items, key):
+    found = items.get(key)
+    total = sum(
+        item.size for item in items
+    )
+    if found is None:
+        raise KeyError(key)
+    return found; x = 1
+"""
+
+
+@pytest.mark.parametrize(
+    "kind, code, generated",
+    [
+        (cst.Assign, "found = items.get(key)", False),  # a statement line on one line
+        (cst.Call, "items.get(key)", False),
+        (cst.If, "if found is None:\n    raise KeyError(key)", False),  # an `if` whose header ast places
+        (cst.Raise, "raise KeyError(key)", False),
+        (cst.Integer, "1", False),  # a line of two statements, still one line
+        (cst.Assign, "total = sum(\n    item.size for item in items\n)", False),  # starts where ast says
+        (cst.Attribute, "item.size", True),  # on the second of its statement's three lines
+        (cst.Comparison, "found is None", True),  # inside an `if` header: where it starts is not the header's
+    ],
+)
+def test_a_start_line_is_read_without_generating_a_one_line_statement(
+    monkeypatch: pytest.MonkeyPatch, kind: type, code: str, generated: bool
+) -> None:
+    module = cst.parse_module(LINES)
+    function = module.body[0]
+    positions = hinted(module, LINES, ast.parse(LINES))
+    node = _find(function, kind, code, module)
+    spy = Spy(monkeypatch)
+    expected = MetadataWrapper(module, unsafe_skip_copy=True).resolve(PositionProvider)[node]
+    assert positions.start_line(node, near=function) == expected.start.line
+    assert bool(spy.generated) == generated
+    assert spy.full == 0
+
+
+def test_a_line_of_another_source_is_generated_and_exact(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A tree whose lines are off by one: the first word is not where `ast` says, so the
+    statement is generated (and found wrong, then positioned another way), never answered off."""
+    source = "def tool(a):\n    b = a\n    c = b\n    return c\n"
+    module = cst.parse_module(source)
+    function = module.body[0]
+    positions = hinted(module, source, ast.parse("\n" + source))
+    node = _find(function, cst.Assign, "c = b", module)
+    spy = Spy(monkeypatch)
+    assert positions.start_line(node, near=function) == 3
+    assert spy.generated
+
+
 DEF_HEADERS = {
     "plain": "def rename(item):\n    return item\n",
     "async, spaced": "async  def\trename(item):\n    return item\n",
@@ -446,6 +510,7 @@ def test_a_wrong_ast_tree_costs_speed_never_correctness(source: str) -> None:
         positions = hinted(module, source, shifted)
         for node in every_node(function):
             assert positions.get(node, near=function) == expected[node]
+        assert_start_lines(module, source, shifted, function, expected)
 
 
 def test_no_ast_tree_at_all() -> None:

@@ -55,6 +55,83 @@ if hasattr(ast, "Match"):
     _AST_KINDS[cst.Match] = (ast.Match,)
 if hasattr(ast, "TryStar"):
     _AST_KINDS[cst.TryStar] = (ast.TryStar,)
+# What each libcst small statement is in `ast` (a line's statements pair one to one).
+_AST_SMALL: dict[type, type] = {
+    cst.Assign: ast.Assign,
+    cst.AnnAssign: ast.AnnAssign,
+    cst.AugAssign: ast.AugAssign,
+    cst.Expr: ast.Expr,
+    cst.Return: ast.Return,
+    cst.Raise: ast.Raise,
+    cst.Pass: ast.Pass,
+    cst.Break: ast.Break,
+    cst.Continue: ast.Continue,
+    cst.Del: ast.Delete,
+    cst.Assert: ast.Assert,
+    cst.Import: ast.Import,
+    cst.ImportFrom: ast.ImportFrom,
+    cst.Global: ast.Global,
+    cst.Nonlocal: ast.Nonlocal,
+}
+# The first word of a statement that opens with a keyword.
+_KEYWORDS: dict[type, str] = {
+    cst.Return: "return",
+    cst.Raise: "raise",
+    cst.Pass: "pass",
+    cst.Break: "break",
+    cst.Continue: "continue",
+    cst.Del: "del",
+    cst.Assert: "assert",
+    cst.Import: "import",
+    cst.ImportFrom: "from",
+    cst.Global: "global",
+    cst.Nonlocal: "nonlocal",
+    cst.If: "if",  # an `elif` unit's anchor is an If too: its word is `elif`, not `if` (see below)
+    cst.For: "for",
+    cst.While: "while",
+    cst.Try: "try",
+    cst.TryStar: "try",
+    cst.With: "with",
+    cst.FunctionDef: "def",
+    cst.ClassDef: "class",
+    cst.ExceptHandler: "except",
+    cst.ExceptStarHandler: "except",
+    cst.Match: "match",
+}
+
+
+def _first_word(node: cst.CSTNode) -> str | None:
+    """The keyword or name a statement's code starts with, when that is cheap to tell: None for
+    anything opening with a parenthesis, a literal, an operator..."""
+    word = _KEYWORDS.get(type(node))
+    if word is not None:
+        if type(node) in (cst.For, cst.With, cst.FunctionDef) and getattr(node, "asynchronous", None) is not None:
+            return "async"
+        return word
+    expression: Any = node
+    if type(node) is cst.Assign:
+        expression = node.targets[0].target
+    elif type(node) in (cst.AnnAssign, cst.AugAssign):
+        expression = node.target  # type: ignore[attr-defined]
+    elif type(node) is cst.Expr:
+        expression = node.value
+    if isinstance(expression, cst.BaseExpression):
+        for _ in range(32):  # the leftmost part of `a.b[c](d).e = ...`
+            if getattr(expression, "lpar", None):
+                return None
+            if type(expression) is cst.Name:
+                return expression.value
+            if type(expression) in (cst.Attribute, cst.Subscript):
+                expression = expression.value
+            elif type(expression) is cst.Call:
+                expression = expression.func
+            elif type(expression) is cst.Await:
+                return "await"
+            else:
+                return None
+    return None
+
+
 _AST_BLOCKS = tuple(kind for kinds in _AST_KINDS.values() for kind in kinds)  # statements with a body
 
 # Children of a compound statement that are not part of its header line: they are walked as
@@ -176,6 +253,9 @@ class _Unit:
     start_line: int  # where generation starts: the first of the unit's leading lines
     indents: tuple[str, ...]
     is_elif: bool = False  # an If in an `orelse` generates as `elif`
+    # A statement line whose small statements `ast` puts on that one line (its start and end line
+    # agree) and whose kinds pair one to one: every node of them starts on `line` (see start_line).
+    one_line: bool = False
 
 
 class _Layout:
@@ -235,9 +315,18 @@ class _Layout:
                 if not statement.body:
                     return False
                 # ast lists the small statements of `a; b` separately; the line is one unit.
+                smalls = body[cursor : cursor + len(statement.body)]
                 cursor += len(statement.body)
                 start = first.lineno - len(statement.leading_lines)
-                unit = _Unit(statement, statement.body[0], first.lineno, first.col_offset, start, inner)
+                # (A last statement's `;` may follow a line continuation, past ast's end.)
+                one_line = (
+                    smalls[-1].end_lineno == first.lineno
+                    and statement.body[-1].semicolon is cst.MaybeSentinel.DEFAULT
+                    and all(
+                        type(node) is _AST_SMALL.get(type(small)) for small, node in zip(statement.body, smalls)
+                    )
+                )
+                unit = _Unit(statement, statement.body[0], first.lineno, first.col_offset, start, inner, one_line=one_line)
                 self.owner[id(statement)] = unit
                 for small in statement.body:
                     self._claim(small, unit)
@@ -385,6 +474,39 @@ class ScopedPositions:
                 return self.full()[node]
             where = self._ranges[node] = _code_range(span)
         return where
+
+    def start_line(self, node: cst.CSTNode, near: cst.CSTNode | None = None) -> int:
+        """The line `node` starts on: `get(node, near).start.line`, without generating any code
+        when `node` lies in a statement line `ast` puts on one line (`_Unit.one_line`). Rules
+        comparing where statements start (is this assignment above that read?) ask it of lines
+        that are usually never positioned otherwise."""
+        if self._full is not None:
+            return self._full[node].start.line
+        where = self._ranges.get(node)
+        if where is not None:
+            return where.start.line
+        span = self._known.get(node)
+        if span is not None:
+            return span[0]
+        if near is not None and id(near) in self._functions:
+            layout = self._layout(near)
+            unit = layout.unit_of(node) if layout is not None else None
+            # A unit's anchor starts where `ast` says (what a generation of it is checked against),
+            # once the source shows the anchor's first word there (a tree not of this source).
+            if unit is not None and (node is unit.anchor or unit.one_line and node is not unit.node):
+                if self._starts_with_word(unit):
+                    return unit.line
+        return self.get(node, near).start.line
+
+    def _starts_with_word(self, unit: _Unit) -> bool:
+        """Whether the source at `ast`'s start of the unit's anchor holds the anchor's first word
+        (a keyword or a name): the check of a line given without generating the unit."""
+        word = "elif" if unit.is_elif else _first_word(unit.anchor)
+        start = self._line_start(unit.line)
+        if word is None or start is None:
+            return False
+        prefix = self.source[start : start + unit.column]
+        return prefix.isascii() and self.source.startswith(word, start + unit.column)
 
     def _span(self, node: cst.CSTNode, near: cst.CSTNode | None) -> Span | None:
         """`node`'s position from the smallest piece generated alone that holds it, if any."""

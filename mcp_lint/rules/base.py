@@ -103,6 +103,10 @@ class FileContext:
     def range(self, node: cst.CSTNode) -> CodeRange:
         return self._positions.get(node, self.current)
 
+    def start_line(self, node: cst.CSTNode) -> int:
+        """`range(node).start.line`, often without generating code (ScopedPositions.start_line)."""
+        return self._positions.start_line(node, self.current)
+
     def code(self, node: cst.CSTNode) -> str:
         return self.module.code_for_node(node)
 
@@ -584,7 +588,7 @@ def latent_finding(latent: Latent, rendered: Rendered, filename: str, fix: Fix |
 
 
 def indent_of(ctx: FileContext, node: cst.CSTNode) -> str:
-    line = ctx.lines[ctx.range(node).start.line - 1]
+    line = ctx.lines[ctx.start_line(node) - 1]
     return line[: len(line) - len(line.lstrip(" \t"))]
 
 

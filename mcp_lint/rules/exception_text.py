@@ -568,7 +568,7 @@ def exception_raises(fn: FunctionFacts, ctx: FileContext) -> Iterator[tuple[str,
         carried = any(
             h.foreign and any(id(a) not in whole and exception_text_in(a.value, h, ctx) is not None for a in exc.args) for h in _enclosing(fact.handler)
         )
-        yield qual, carried, ctx.range(fact.node).start.line if carried or handed else 0, handed
+        yield qual, carried, ctx.start_line(fact.node) if carried or handed else 0, handed
 
 
 def author_raises(fn: FunctionFacts, ctx: FileContext) -> Iterator[str]:

@@ -344,8 +344,8 @@ def skips_the_wrapped_call(fn: FunctionFacts, ctx: FileContext, at: cst.CSTNode)
     ]
     if not forwarding:
         return False
-    row = ctx.range(at).start.line
-    return all(ctx.range(call).start.line > row for call in forwarding)
+    row = ctx.start_line(at)
+    return all(ctx.start_line(call) > row for call in forwarding)
 
 
 def verdict_or_none(fn: FunctionFacts) -> bool:

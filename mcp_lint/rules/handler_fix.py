@@ -169,7 +169,7 @@ def _log_calls_before(handler: Handler, sink: cst.CSTNode, ctx: FileContext) -> 
 
 
 def _statements_before(statements, sink: cst.CSTNode, ctx: FileContext) -> Iterator[cst.BaseStatement]:
-    row = ctx.range(sink).start.line
+    row = ctx.start_line(sink)
     for statement in statements:
         where = ctx.range(statement)
         if where.end.line < row:
@@ -741,12 +741,12 @@ def toolerror_pass_through(fn: FunctionFacts, sink: cst.CSTNode, ctx: FileContex
                     # The author handles ToolError (or the framework's base of it) here: a
                     # pass-through before it would make that clause unreachable.
                     return None
-                row = ctx.range(clause).start.line
+                row = ctx.start_line(clause)
                 line = ctx.lines[row - 1]
                 indent = line[: len(line) - len(line.lstrip(" \t"))]
                 if not line.lstrip().startswith("except") or type(clause.body) is not cst.IndentedBlock:
                     return None
-                first = ctx.range(clause.body.body[0]).start.line if clause.body.body else row + 1
+                first = ctx.start_line(clause.body.body[0]) if clause.body.body else row + 1
                 inner = ctx.lines[first - 1][: len(ctx.lines[first - 1]) - len(ctx.lines[first - 1].lstrip(" \t"))]
                 if len(inner) <= len(indent):
                     return None
@@ -800,13 +800,13 @@ def own_raises_pass_through(fn: FunctionFacts, handler: Handler, ctx: FileContex
 def clause_insertion(handler: Handler, ctx: FileContext) -> tuple[int, str, str] | None:
     """Where another `except` can go right before this clause: (its row, its indent, its body's
     indent); None when the clause shares its line or its body's with other code."""
-    row = ctx.range(handler.node).start.line
+    row = ctx.start_line(handler.node)
     line = ctx.lines[row - 1]
     indent = line[: len(line) - len(line.lstrip(" \t"))]
     body = handler.node.body
     if not line.lstrip().startswith("except") or type(body) is not cst.IndentedBlock or not body.body:
         return None
-    first = ctx.lines[ctx.range(body.body[0]).start.line - 1]
+    first = ctx.lines[ctx.start_line(body.body[0]) - 1]
     inner = first[: len(first) - len(first.lstrip(" \t"))]
     if len(inner) <= len(indent):
         return None

@@ -1384,14 +1384,14 @@ def _stored_again_since_tested(fn: FunctionFacts, base: str, conditions: Sequenc
     stores = fn.value_flow.reaching(base, sink)
     if not tested or not stores:
         return False
-    return all(store.statement is not None and ctx.range(store.statement).start.line > max(tested) for store in stores)
+    return all(store.statement is not None and ctx.start_line(store.statement) > max(tested) for store in stores)
 
 
 def _line_of(node: cst.CSTNode, ctx: FileContext) -> int | None:
     """The line `node` starts on; None for a test the walk made up (the `not` of an `if` whose
     `else` branch holds the statement has no place in the file)."""
     try:
-        return ctx.range(node).start.line
+        return ctx.start_line(node)
     except KeyError:
         return None
 
@@ -1442,7 +1442,7 @@ def _param_text_taken(fn: FunctionFacts, sink: cst.CSTNode, value: cst.BaseExpre
             continue
         found = param_text_outside_helpers(store.value, frozenset({param}), ctx)
         if found is not None and looks_like_exception_param(found, param):
-            taken.append((ctx.range(store.statement).start.line, store))
+            taken.append((ctx.start_line(store.statement), store))
     return [store for _, store in sorted(taken, key=lambda t: t[0])]
 
 
@@ -1837,7 +1837,7 @@ class _FixText:
         """One more sentence of the author's advice (each element of a list of them)."""
         elements = [el.value for el in value.elements if type(el) is cst.Element] if type(value) in (cst.List, cst.Tuple) else [value]
         for element in elements:
-            sentence = Message.read(element, lambda node: self.ctx.range(node).start.line, self.ctx.code)
+            sentence = Message.read(element, lambda node: self.ctx.start_line(node), self.ctx.code)
             if sentence is None or (self.hint is not None and not self.hint.add_sentence(sentence)):
                 self.hint_left_behind = True  # advice no message here can carry whole: no fix
             elif self.hint is None:
@@ -1847,7 +1847,7 @@ class _FixText:
         """The author's words of `expr` without the exception's text, or None when nothing of
         them is left (no words of the code's in their place: the reply keeps its own)."""
         self.carriers = bound_from(self.handler, found, self.sink, self.ctx)
-        message = Message.read(expr, lambda node: self.ctx.range(node).start.line, self.ctx.code)
+        message = Message.read(expr, lambda node: self.ctx.start_line(node), self.ctx.code)
         if message is None or not message.remove(self._carries_exception):
             return None
         return message if message.words().strip(" :;,.-{}") else None
@@ -1906,7 +1906,7 @@ class _FixText:
             return self._from(_message_expr(found[1]), depth + 1) if found is not None else None
         if type(expr) is cst.Dict:
             return self._dict_message(expr, depth)
-        message = Message.read(expr, lambda node: self.ctx.range(node).start.line, self.ctx.code)
+        message = Message.read(expr, lambda node: self.ctx.start_line(node), self.ctx.code)
         if message is None:
             return None
         if message.parts:
@@ -1964,7 +1964,7 @@ class _FixText:
         if not positional:
             return None
         template, arguments = positional[0], positional[1:]
-        message = Message.read_printf(template, arguments, self.ctx.code) if arguments else Message.read(template, lambda node: self.ctx.range(node).start.line, self.ctx.code)
+        message = Message.read_printf(template, arguments, self.ctx.code) if arguments else Message.read(template, lambda node: self.ctx.start_line(node), self.ctx.code)
         if message is None:
             return None
         message.multiline = False  # the log call's layout is not the raise's
@@ -2474,7 +2474,7 @@ def _fix_in_branch(
     shown: Message | None = None
     for assignment in assignments:
         built = assignment.value
-        message = Message.read(built, lambda n: ctx.range(n).start.line, ctx.code)
+        message = Message.read(built, lambda n: ctx.start_line(n), ctx.code)
         if message is None:
             return None
         if not message.remove(text._carries_exception):

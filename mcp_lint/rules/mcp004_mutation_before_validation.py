@@ -415,7 +415,7 @@ def _repeats_an_earlier_check(steps: _Steps, check: _Step, mutation: _Step) -> b
     if type(statement) is not cst.If or check.node is not statement.test:
         return False
     ctx = steps.ctx
-    before = ctx.range(mutation.node).start.line
+    before = ctx.start_line(mutation.node)
     reads = {r.split(".")[0] if not r.startswith(("self.", "cls.")) else r for r in read_names(statement.test)}
     if not reads:
         return False
@@ -423,7 +423,7 @@ def _repeats_an_earlier_check(steps: _Steps, check: _Step, mutation: _Step) -> b
     for node in walk(steps.fn.node.body):
         if type(node) is not cst.If or node is statement or not _terminates(node.body) or not node.test.deep_equals(statement.test):
             continue
-        if ctx.range(node).start.line >= before:
+        if ctx.start_line(node) >= before:
             continue
         if assigned is None:
             assigned = _assigned_in(steps.fn.node.body)
@@ -2339,7 +2339,7 @@ def set_stock(sku: str, quantity: int) -> str:
         payload = MutationFirst(
             mutation=step.mutation.description if helper is None and step.mutation else "",
             checks=tuple(
-                Check(ctx.range(steps.steps[i].node).start.line, callee, node_span(ctx, steps.steps[i].node), not callee and steps.steps[i].item_check, (index, i) in steps.read_backs, (index, i) in steps.read_backs_any) for i, callee in checks
+                Check(ctx.start_line(steps.steps[i].node), callee, node_span(ctx, steps.steps[i].node), not callee and steps.steps[i].item_check, (index, i) in steps.read_backs, (index, i) in steps.read_backs_any) for i, callee in checks
             ),
             earlier=tuple(earlier),
             helper=helper[0] if helper is not None else "",

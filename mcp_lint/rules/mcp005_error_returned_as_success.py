@@ -2247,7 +2247,7 @@ def _fix_message(ctx: FileContext, value: cst.BaseExpression, message: cst.BaseE
     if not _could_be_words(message):
         return ""  # `{"error": r.status_code}`: a bare number is no message for the model
     source = ctx.source(message)
-    text = Message.read(message, lambda node: ctx.range(node).start.line, ctx.code)
+    text = Message.read(message, lambda node: ctx.start_line(node), ctx.code)
     carriers = bound_from_exception(handler) if handler is not None else frozenset()
     # The author's advice (a hint item of an error dict, a builder's `next_actions=[...]` or a
     # model's `note=`): each a sentence after the message, never dropped (no fix rather than that).
@@ -2302,7 +2302,7 @@ def _fix_message(ctx: FileContext, value: cst.BaseExpression, message: cst.BaseE
         (items[k] for k in DETAIL_KEYS if items is not None and k in items and items[k] is not message and not _is_empty(items[k])),
         None,
     )
-    extra = Message.read(details, lambda node: ctx.range(node).start.line, ctx.code) if details is not None else None
+    extra = Message.read(details, lambda node: ctx.start_line(node), ctx.code) if details is not None else None
     last = text.parts[-1]
     if extra is not None and len(extra.parts) == 1:
         last.pieces.extend([Text(" (", True), *extra.parts[0].pieces, Text(")", True)])
@@ -2312,7 +2312,7 @@ def _fix_message(ctx: FileContext, value: cst.BaseExpression, message: cst.BaseE
     for given in advice:
         elements = [el.value for el in given.elements if type(el) is cst.Element] if type(given) in (cst.List, cst.Tuple) else [given]
         for element in elements:
-            hint = Message.read(element, lambda node: ctx.range(node).start.line, ctx.code)
+            hint = Message.read(element, lambda node: ctx.start_line(node), ctx.code)
             if hint is None or not text.add_sentence(hint):
                 return ""
     if len(text.parts) > 1:
@@ -2527,7 +2527,7 @@ def _without_upstream_body(ctx: FileContext, fn: FunctionFacts, ret: ReturnFact,
     if not bases or body_through_locals(message, bases, fn, ctx) is None:
         return None
     source = _value_in_block(fn, ret.node, message) if type(message) is cst.Name else message
-    text = Message.read(source, lambda node: ctx.range(node).start.line, ctx.code)
+    text = Message.read(source, lambda node: ctx.start_line(node), ctx.code)
     if text is None or len(text.parts) != 1:
         return ""
     text.remove(lambda node: body_through_locals(node, bases, fn, ctx) is not None)
@@ -2558,7 +2558,7 @@ def _label_and_exception(message: cst.BaseExpression, ret: ReturnFact, value: cs
         return False
     if type(message) is cst.Call and dotted(message.func) == "str" and len(message.args) == 1:
         return type(message.args[0].value) is cst.Name and message.args[0].value.value == handler.name
-    text = Message.read(message, lambda node: ctx.range(node).start.line, ctx.code)
+    text = Message.read(message, lambda node: ctx.start_line(node), ctx.code)
     if text is None:
         return False
     name = handler.name

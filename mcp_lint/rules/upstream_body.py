@@ -191,8 +191,8 @@ class _LinesAbove:
 
     def all_above(self, sources: Sequence[cst.CSTNode]) -> bool:
         if not self.line:
-            self.line = self.ctx.range(self.value).start.line
-        return all(self.ctx.range(source).start.line <= self.line for source in sources)
+            self.line = self.ctx.start_line(self.value)
+        return all(self.ctx.start_line(source) <= self.line for source in sources)
 
 
 def _field_read(expr: cst.BaseExpression) -> tuple[str, str] | None:
