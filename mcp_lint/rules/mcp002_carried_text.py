@@ -265,6 +265,16 @@ class CarriedText:
             return replace(latent, payload=replace(payload, origin_exits=(), passes=True, caught_quals=(), imported_quals=()))
         return replace(latent, payload=replace(payload, origin_exits=(), tool_args_only=False))
 
+    def _passing_author_raises(self, latent: Latent) -> Latent:
+        """A clause catching builtin classes (`except RuntimeError as e: return f"Error: {e}"`)
+        that `_with_origin` leaves to the author's own text (only the project's raises down its
+        `try` body are known to reach it, or the file judged so beside calls nobody follows) is
+        no finding of its own, but it passes the text of those raises on: a raise among them that
+        put foreign text in (`raise RuntimeError(f"verify failed: {resp.text}")` in a helper) is
+        the flow's finding, naming this clause; its literal-only raises carry no finding."""
+        payload = raw_text(latent)
+        return replace(latent, payload=replace(payload, origin_exits=(), passes=True, caught_quals=(), imported_quals=()))
+
     def _is_tool_error(self, qual: str) -> bool:
         return any(a in TOOL_ERROR_CLASSES for a in self.project.class_ancestors(qual)[1:])
 
@@ -392,7 +402,7 @@ class CarriedText:
                 if not site or latent.code != self.rule.code or site in out or site in self.forwarding:
                     continue
                 if raw_text(latent).origin_exits:
-                    decided = self._with_origin(latent)
+                    decided = self._with_origin(latent) or self._passing_author_raises(latent)
                     if decided is None:
                         continue
                     latent = decided
