@@ -1003,7 +1003,7 @@ def classify_calls(steps: _Steps, fn: FunctionFacts, ctx: FileContext) -> bool:
         handed_args = _state_arguments(steps, call.node, locals_) if callee not in ctx.model.functions else ()
         if handed_args:
             steps.handed[id(call.node)] = handed_args  # the linker asks whether it changes what it is handed
-        held = results.get(id(call.node)) if callee not in ctx.model.functions and call.node.args else None
+        held = results.get(id(call.node)) if _imported_function(call.node, callee, ctx) else None
         if held is not None:
             foreign[held] = callee
         if _is_doer(last_name(callee)) and _may_mutate(callee, ctx, steps.module_names):
@@ -1065,6 +1065,23 @@ def _results_held(fn: FunctionFacts) -> dict[int, str]:
         if type(value) is cst.Call and name not in fn.params:
             held[id(value)] = name
     return held
+
+
+def _imported_function(call: cst.Call, callee: str, ctx: FileContext) -> bool:
+    """Is the call, handed arguments, one of a function imported from another module of the
+    project (`resolve_output(path)`, `paths.resolve_output(path)`), not a class's?"""
+    if callee in ctx.model.functions or callee in ctx.model.classes or not call.args or last_name(callee).lstrip("_")[:1].isupper():
+        return False
+    root = call.func
+    while type(root) is cst.Attribute:
+        root = root.value
+    aliases = ctx.model.aliases
+    if type(root) is not cst.Name or aliases.resolve(root) is None:
+        return False
+    # The project's own: imported relatively, or from the package this module is in (a library's
+    # function, `reader.load(path)`, is no helper whose summary the linker holds).
+    package = aliases.module.split(".")[0] if aliases.module else ""
+    return root.value in aliases.relative_names or (bool(package) and callee.split(".")[0] == package and "." in aliases.module)
 
 
 def _hands_names(fn: FunctionFacts, key: int, names: Mapping[str, str]) -> bool:

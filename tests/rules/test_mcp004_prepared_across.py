@@ -39,7 +39,7 @@ HEAD = """\
 from mcp.server.fastmcp import FastMCP
 from mcp.server.fastmcp.exceptions import ToolError
 
-from app import paths
+from . import paths
 from app.paths import output_folder, resolve_and_mark, resolve_output, resolve_plain
 
 mcp = FastMCP("render")
