@@ -2075,9 +2075,16 @@ def set_stock(sku: str, quantity: int) -> str:
         # write the same check rejects later (on the next turn of a loop) is a finding of its own.
         reported: dict[int, bool] = {}
         # What can change after each check, asked for a helper's set-up (by check index).
-        changes_after: dict[int, tuple[bool, tuple[str, ...]]] = {}
+        changes_after: dict[tuple[int, str], tuple[bool, tuple[str, ...]]] = {}
         for index, step in enumerate(steps.steps):
             if index <= resume:
+                continue
+            if step.mutation is not None and id(step.mutation_node) in steps.needs_preparer:
+                # A write that is one only if another module's helper is a set-up helper (known at
+                # link time): a finding of its own, which hides, outranks or ends no other.
+                found = self._first_check(steps, index, None)
+                if found is not None:
+                    yield self._latent(ctx, steps, index, None, earlier(index), found)
                 continue
             if step.mutation is not None:
                 found = self._first_check(steps, index, None)
@@ -2129,9 +2136,10 @@ def set_stock(sku: str, quantity: int) -> str:
                     # set-up (`makedirs(parent, exist_ok=True)`) is a finding only then.
                     then: tuple[bool, tuple[str, ...]] = (False, ())  # a helper of this module that is no set-up helper
                     if callee not in ctx.model.functions or _prepares_only(callee, ctx):
-                        if found[-1][0] not in changes_after:
-                            changes_after[found[-1][0]] = self._changes_after(steps, found[-1][0])
-                        then = changes_after[found[-1][0]]
+                        key = (found[-1][0], callee)
+                        if key not in changes_after:
+                            changes_after[key] = self._changes_after(steps, found[-1][0], callee)
+                        then = changes_after[key]
                         if not then[0] and not then[1]:
                             then = _changes_none_succeeded(steps, index, found[-1][0])
                     yield self._latent(ctx, steps, index, (callee, call), earlier(index), found, then=then)
@@ -2141,7 +2149,7 @@ def set_stock(sku: str, quantity: int) -> str:
                     candidates.append((callee, sys.maxsize))
 
     @staticmethod
-    def _changes_after(steps: _Steps, check_index: int) -> tuple[bool, tuple[str, ...]]:
+    def _changes_after(steps: _Steps, check_index: int, preparer: str = "") -> tuple[bool, tuple[str, ...]]:
         """What can run after the check that changes something: (a change of the function's
         own, the helpers called that may). A preparation (`mkdir(exist_ok=True)`) counts only
         where the call goes on, past the check, to change something (the file it then writes):
@@ -2155,8 +2163,11 @@ def set_stock(sku: str, quantity: int) -> str:
         for other in steps.steps:
             if order.node(other) not in after:
                 continue
-            own = own or (other.mutation is not None and other.mutation.effect is not Effect.PREPARATION)
-            helpers.update(callee for callee, call in other.helper_calls if id(call) not in steps.handed_only)
+            # A write to what another module's helper returned counts only for that helper's own
+            # set-up (`preparer`): whether it is one is known at link time.
+            conditional = other.mutation is not None and steps.needs_preparer.get(id(other.mutation_node))
+            own = own or (other.mutation is not None and other.mutation.effect is not Effect.PREPARATION and (not conditional or conditional == preparer))
+            helpers.update(callee for callee, call in other.helper_calls if id(call) not in steps.handed_only and id(call) not in steps.needs_preparer)
         return own, tuple(sorted(helpers))
 
     def _prepared_by_helpers(self, steps: _Steps, index: int, found: list[tuple[int, str]]) -> Iterator[tuple[int, str, cst.Call, list[tuple[int, str]]]]:
@@ -2171,7 +2182,7 @@ def set_stock(sku: str, quantity: int) -> str:
             other = steps.steps[later]
             if not other.helper_calls or not order.reaches(step, other, steps):
                 continue
-            for callee, call in [c for c in other.helper_calls if id(c[1]) not in steps.after_only and id(c[1]) not in steps.handed_only][:1]:
+            for callee, call in [c for c in other.helper_calls if id(c[1]) not in steps.after_only and id(c[1]) not in steps.handed_only and id(c[1]) not in steps.needs_preparer][:1]:
                 again = self._first_check(steps, later, callee)
                 if again is not None and again[-1][0] == found[-1][0] and not again[-1][1]:
                     yield later, callee, call, again
@@ -2188,6 +2199,8 @@ def set_stock(sku: str, quantity: int) -> str:
             other = steps.steps[later]
             if other.mutation is None or other.mutation.effect is Effect.PREPARATION or not order.reaches(step, other, steps):
                 continue
+            if id(other.mutation_node) in steps.needs_preparer:
+                continue  # a write only if another module's helper is set-up: not known here
             again = self._first_check(steps, later, None)
             if again is not None and again[-1][0] == found[-1][0]:
                 return later, again
