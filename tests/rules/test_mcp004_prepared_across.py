@@ -188,3 +188,25 @@ def convert_image(source: str, out: str, quality: int) -> str:
 """,
     )
     assert found == [("paths.py", 7, "Helper 'resolve_output' prepares a directory (mkdir) here; tool 'convert_image' then rejects the call at line 21")]
+
+
+def test_result_of_a_helper_that_prepares_nothing_hides_no_other_preparation(tmp_path) -> None:
+    found = _mcp004(
+        tmp_path,
+        """\
+from pathlib import Path
+
+
+@mcp.tool()
+def pack(folder: str, limit: int) -> str:
+    source = resolve_plain(folder)
+    staging = Path("staging")
+    staging.mkdir(parents=True, exist_ok=True)
+    CHART.describe(source)
+    if limit < 1:
+        raise ToolError("limit must be positive")
+    (staging / "list.txt").write_text(str(source))
+    return "packed"
+""",
+    )
+    assert [(name, row) for name, row, _ in found] == [("server.py", 18)]
