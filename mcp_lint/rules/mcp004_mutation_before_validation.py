@@ -508,6 +508,10 @@ class _Steps:
         # that alone, never by the helper's own writes, and never standing for another
         # candidate's finding (earlier, outranked_by, helpers_after).
         self.handed_only: set[int] = set()
+        # Calls (and the writes found through what they return) that count only where the linker
+        # finds the named helper of another module a set-up helper (FunctionSummary.prepares, no
+        # other change): `out = resolve_output(path)`, then `image.save(out)`. id -> that helper.
+        self.needs_preparer: dict[int, str] = {}
         # (helper call's step, check's step): the check reads the file system after the helper,
         # which reads back the helper's change when that is a change of files (Check.read_back).
         self.read_backs: set[tuple[int, int]] = set()
@@ -958,6 +962,10 @@ def classify_calls(steps: _Steps, fn: FunctionFacts, ctx: FileContext) -> bool:
     runs = {id(cb.call): cb.callee for cb in fn.callbacks if _method_name(cb.call.node) in fx.RUNS_GIVEN_FUNCTION}
     guarded = _guarded_directories(fn) if fn.calls else frozenset()
     drafts = _drafts(fn)
+    # Calls whose result a local name holds (`out = resolve_output(path)`): another module's
+    # helper called so may be a set-up helper returning the path it prepared (known at link time).
+    results = _results_held(fn)
+    foreign: dict[str, str] = {}  # local name -> the other module's helper whose result it holds
     for call in fn.calls:
         if call.handler is not None:
             continue  # `except` clauses are not walked
@@ -995,14 +1003,23 @@ def classify_calls(steps: _Steps, fn: FunctionFacts, ctx: FileContext) -> bool:
         handed_args = _state_arguments(steps, call.node, locals_) if callee not in ctx.model.functions else ()
         if handed_args:
             steps.handed[id(call.node)] = handed_args  # the linker asks whether it changes what it is handed
+        held = results.get(id(call.node)) if _imported_function(call.node, callee, ctx) else None
+        if held is not None:
+            foreign[held] = callee
         if _is_doer(last_name(callee)) and _may_mutate(callee, ctx, steps.module_names):
             steps.kinds[id(call.node)] = callee
             if _is_doer(last_name(callee)) or callee in ctx.model.functions:
                 steps.changes.add(id(call.node))  # surely a change: its result is its outcome
             any_mutation = True
-            prepared = prepared or _prepares_only(callee, ctx)
+            prepared = prepared or _prepares_only(callee, ctx) or held is not None
         elif _prepares_only(callee, ctx):
             steps.kinds[id(call.node)] = callee  # `_prepare_output(out)`: set-up for a later change
+            prepared = True
+        elif held is not None:
+            # `out = resolve_output(path)` of another module: set-up for a later change where the
+            # linker finds that making the path's folder is all it changes; no candidate otherwise.
+            steps.kinds[id(call.node)] = callee
+            steps.needs_preparer[id(call.node)] = callee
             prepared = True
         elif handed_args:
             steps.kinds[id(call.node)] = callee  # another module's helper handed state (`put(NOTES, k, v)`)
@@ -1011,10 +1028,15 @@ def classify_calls(steps: _Steps, fn: FunctionFacts, ctx: FileContext) -> bool:
         elif callee in ctx.model.functions:
             maybe.append((id(call.node), callee))
     if prepared:
-        any_mutation = _hands_prepared_paths(steps, fn, aliases) or any_mutation
+        any_mutation = _hands_prepared_paths(steps, fn, aliases, foreign) or any_mutation
         # After a helper's set-up, a helper of this module that may change something is the
-        # change it was for (`_prepare_output(out)`, a check, `_render(spec, out)`).
+        # change it was for (`_prepare_output(out)`, a check, `_render(spec, out)`); after another
+        # module's helper that may be one, only a helper handed the path it returned.
+        handed_foreign = {key for key, _ in maybe if foreign and _hands_names(fn, key, foreign)}
+        only_foreign = not any(type(v) is str and _prepares_only(v, ctx) for v in steps.kinds.values())
         for key, callee in maybe:
+            if only_foreign and key not in handed_foreign:
+                continue
             if _may_mutate(callee, ctx, steps.module_names):
                 steps.kinds[key] = callee
                 steps.after_only.add(key)
@@ -1033,15 +1055,52 @@ def classify_calls(steps: _Steps, fn: FunctionFacts, ctx: FileContext) -> bool:
 _RECORDERS = lazy_compile(r"log|print|console|span|trace", re.I)
 
 
-def _hands_prepared_paths(steps: _Steps, fn: FunctionFacts, aliases: AliasTable) -> bool:
+def _results_held(fn: FunctionFacts) -> dict[int, str]:
+    """id(call) -> the local name assigned once from it (`out = resolve_output(path)`, awaited
+    or not), not a parameter."""
+    held: dict[int, str] = {}
+    for name, value in fn.single_assignments.items():
+        while type(value) is cst.Await:
+            value = value.expression
+        if type(value) is cst.Call and name not in fn.params:
+            held[id(value)] = name
+    return held
+
+
+def _imported_function(call: cst.Call, callee: str, ctx: FileContext) -> bool:
+    """Is the call, handed arguments, one of a function imported from another module of the
+    project (`resolve_output(path)`, `paths.resolve_output(path)`), not a class's?"""
+    if callee in ctx.model.functions or callee in ctx.model.classes or not call.args or last_name(callee).lstrip("_")[:1].isupper():
+        return False
+    root = call.func
+    while type(root) is cst.Attribute:
+        root = root.value
+    aliases = ctx.model.aliases
+    if type(root) is not cst.Name or aliases.resolve(root) is None:
+        return False
+    # The project's own: imported relatively, or from the package this module is in (a library's
+    # function, `reader.load(path)`, is no helper whose summary the linker holds).
+    package = aliases.module.split(".")[0] if aliases.module else ""
+    return root.value in aliases.relative_names or (bool(package) and callee.split(".")[0] == package and "." in aliases.module)
+
+
+def _hands_names(fn: FunctionFacts, key: int, names: Mapping[str, str]) -> bool:
+    """Is the call `key` of the function handed one of `names` (`_render(spec, out)`)?"""
+    call = next((c.node for c in fn.calls if id(c.node) == key), None)
+    return call is not None and any(r.split(".")[0] in names for a in call.args for r in read_names(a.value))
+
+
+def _hands_prepared_paths(steps: _Steps, fn: FunctionFacts, aliases: AliasTable, foreign: Mapping[str, str]) -> bool:
     """The path a set-up helper returns (`out = _resolve_output(path)`, its `mkdir` made the
     folder) handed to a library's method (`image.save(out)`, `client.download(url, out)`) is
-    the change the set-up was for: the library writes there. True when one is."""
+    the change the set-up was for: the library writes there. True when one is. Where the helper
+    is another module's (`foreign`), the write counts only if the linker finds it one
+    (`steps.needs_preparer`)."""
     made = {
         name
         for name, value in fn.single_assignments.items()
         if type(value) is cst.Call and type(callee := steps.kinds.get(id(value))) is str and name not in fn.params and _prepares_only(callee, steps.ctx)
-    }
+    } | set(foreign)
     found = False
     for call in fn.calls if made else ():
         node = call.node
@@ -1058,6 +1117,8 @@ def _hands_prepared_paths(steps: _Steps, fn: FunctionFacts, aliases: AliasTable)
         name = next((v.value for v in handed if type(v) is cst.Name and v.value in made), None)
         if name is not None:
             steps.kinds[id(node)] = MutationKind(f"writes to the prepared path ({name}, {_method_name(node)})", (name,), effect=Effect.FILES)
+            if name in foreign:
+                steps.needs_preparer[id(node)] = foreign[name]
             found = True
     return found
 
@@ -1896,6 +1957,9 @@ class MutationFirst(Payload):
     handed: tuple[tuple[int, str, str], ...] = ()
     # The call is a candidate only because of what it is handed: judged by that alone.
     handed_only: bool = False
+    # Another module's helper that must be a set-up helper for this to be a finding (its call,
+    # `out = resolve_output(path)`, or a library's write to what it returned, `image.save(out)`).
+    needs_preparer: str = ""
 
 
 class MutationBeforeValidation(Rule):
@@ -2011,9 +2075,16 @@ def set_stock(sku: str, quantity: int) -> str:
         # write the same check rejects later (on the next turn of a loop) is a finding of its own.
         reported: dict[int, bool] = {}
         # What can change after each check, asked for a helper's set-up (by check index).
-        changes_after: dict[int, tuple[bool, tuple[str, ...]]] = {}
+        changes_after: dict[tuple[int, str], tuple[bool, tuple[str, ...]]] = {}
         for index, step in enumerate(steps.steps):
             if index <= resume:
+                continue
+            if step.mutation is not None and id(step.mutation_node) in steps.needs_preparer:
+                # A write that is one only if another module's helper is a set-up helper (known at
+                # link time): a finding of its own, which hides, outranks or ends no other.
+                found = self._first_check(steps, index, None)
+                if found is not None:
+                    yield self._latent(ctx, steps, index, None, earlier(index), found)
                 continue
             if step.mutation is not None:
                 found = self._first_check(steps, index, None)
@@ -2054,7 +2125,7 @@ def set_stock(sku: str, quantity: int) -> str:
                 # After the last check nothing can reject the call, unless a loop around both
                 # runs that check again for the next item (`for item in items: check; save(item)`).
                 if index >= last_check and (last_check < 0 or not steps.order().loops_back(step, steps.steps[last_check])):
-                    if id(call) not in steps.handed_only:
+                    if id(call) not in steps.handed_only and id(call) not in steps.needs_preparer:
                         candidates.append((callee, sys.maxsize))
                     continue
                 found = self._first_check(steps, index, callee)
@@ -2065,19 +2136,20 @@ def set_stock(sku: str, quantity: int) -> str:
                     # set-up (`makedirs(parent, exist_ok=True)`) is a finding only then.
                     then: tuple[bool, tuple[str, ...]] = (False, ())  # a helper of this module that is no set-up helper
                     if callee not in ctx.model.functions or _prepares_only(callee, ctx):
-                        if found[-1][0] not in changes_after:
-                            changes_after[found[-1][0]] = self._changes_after(steps, found[-1][0])
-                        then = changes_after[found[-1][0]]
+                        key = (found[-1][0], callee)
+                        if key not in changes_after:
+                            changes_after[key] = self._changes_after(steps, found[-1][0], callee)
+                        then = changes_after[key]
                         if not then[0] and not then[1]:
                             then = _changes_none_succeeded(steps, index, found[-1][0])
                     yield self._latent(ctx, steps, index, (callee, call), earlier(index), found, then=then)
-                    if id(call) not in steps.handed_only:
+                    if id(call) not in steps.handed_only and id(call) not in steps.needs_preparer:
                         candidates.append((callee, found[-1][0]))
-                elif id(call) not in steps.handed_only:
+                elif id(call) not in steps.handed_only and id(call) not in steps.needs_preparer:
                     candidates.append((callee, sys.maxsize))
 
     @staticmethod
-    def _changes_after(steps: _Steps, check_index: int) -> tuple[bool, tuple[str, ...]]:
+    def _changes_after(steps: _Steps, check_index: int, preparer: str = "") -> tuple[bool, tuple[str, ...]]:
         """What can run after the check that changes something: (a change of the function's
         own, the helpers called that may). A preparation (`mkdir(exist_ok=True)`) counts only
         where the call goes on, past the check, to change something (the file it then writes):
@@ -2091,8 +2163,11 @@ def set_stock(sku: str, quantity: int) -> str:
         for other in steps.steps:
             if order.node(other) not in after:
                 continue
-            own = own or (other.mutation is not None and other.mutation.effect is not Effect.PREPARATION)
-            helpers.update(callee for callee, call in other.helper_calls if id(call) not in steps.handed_only)
+            # A write to what another module's helper returned counts only for that helper's own
+            # set-up (`preparer`): whether it is one is known at link time.
+            conditional = other.mutation is not None and steps.needs_preparer.get(id(other.mutation_node))
+            own = own or (other.mutation is not None and other.mutation.effect is not Effect.PREPARATION and (not conditional or conditional == preparer))
+            helpers.update(callee for callee, call in other.helper_calls if id(call) not in steps.handed_only and id(call) not in steps.needs_preparer)
         return own, tuple(sorted(helpers))
 
     def _prepared_by_helpers(self, steps: _Steps, index: int, found: list[tuple[int, str]]) -> Iterator[tuple[int, str, cst.Call, list[tuple[int, str]]]]:
@@ -2107,7 +2182,7 @@ def set_stock(sku: str, quantity: int) -> str:
             other = steps.steps[later]
             if not other.helper_calls or not order.reaches(step, other, steps):
                 continue
-            for callee, call in [c for c in other.helper_calls if id(c[1]) not in steps.after_only and id(c[1]) not in steps.handed_only][:1]:
+            for callee, call in [c for c in other.helper_calls if id(c[1]) not in steps.after_only and id(c[1]) not in steps.handed_only and id(c[1]) not in steps.needs_preparer][:1]:
                 again = self._first_check(steps, later, callee)
                 if again is not None and again[-1][0] == found[-1][0] and not again[-1][1]:
                     yield later, callee, call, again
@@ -2124,6 +2199,8 @@ def set_stock(sku: str, quantity: int) -> str:
             other = steps.steps[later]
             if other.mutation is None or other.mutation.effect is Effect.PREPARATION or not order.reaches(step, other, steps):
                 continue
+            if id(other.mutation_node) in steps.needs_preparer:
+                continue  # a write only if another module's helper is set-up: not known here
             again = self._first_check(steps, later, None)
             if again is not None and again[-1][0] == found[-1][0]:
                 return later, again
@@ -2357,6 +2434,7 @@ def set_stock(sku: str, quantity: int) -> str:
             when=mutation_guard(steps.fn, [step.statement]) if helper is None else None,
             handed=steps.handed.get(id(helper[1]), ()) if helper is not None else (),
             handed_only=helper is not None and id(helper[1]) in steps.handed_only,
+            needs_preparer=steps.needs_preparer.get(id(node), ""),
         )
         statement = step.statement if isinstance(step.statement, (cst.SimpleStatementLine, cst.BaseSmallStatement)) else node
         applicability, edits = self._fix(ctx, steps, index, checks[0][0]) if not checks[0][1] else (None, ())
@@ -2440,6 +2518,8 @@ def set_stock(sku: str, quantity: int) -> str:
         if not isinstance(payload, MutationFirst):
             return None
         effect = helper_effects(context.project)
+        if payload.needs_preparer and (effect is None or effect.mutates(payload.needs_preparer) or not effect.prepares(payload.needs_preparer)):
+            return None  # another module's helper whose result was taken for a prepared path is none
         if payload.earlier and (effect is None or any(effect.mutates(c) for c in payload.earlier)):
             return None  # a helper called before it mutates: that call is the finding
         if payload.prepared_for and (effect is None or not any(effect.mutates(c) for c in payload.prepared_for)):
