@@ -118,6 +118,10 @@ def is_argument_complaint(text: str) -> bool:
     code of snake_case words (`"items_must_be_nonempty_list"`, `"query_invalid"`): its words say it."""
     if ARGUMENT_COMPLAINT.search(text):
         return True
+    if REJECTION_WORDING.match(text):
+        # "No ids provided", "No fields to update": the absence of what the call needs is a
+        # complaint about what the caller sent too (a status-named tool refusing it fails the call).
+        return True
     code = text.strip()
     return bool(_SNAKE_CODE.fullmatch(code)) and bool(ARGUMENT_COMPLAINT.search(code.replace("_", " ")))
 

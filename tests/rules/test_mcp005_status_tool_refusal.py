@@ -40,3 +40,27 @@ def get_firing_status(job_id: str) -> dict:
         return {"error": "The kiln controller does not answer."}
     return {"job_id": target, "status": JOBS.get(target, "pending")}
 """)
+
+
+def test_a_status_tools_refusal_worded_as_the_absence_of_an_argument_is_a_failure() -> None:
+    # "No ids provided": the call lacked what it needs, worded without "required" or "invalid".
+    check(HEADER + """
+
+@mcp.tool()
+def check_firing_statuses(job_ids: list[str]) -> dict:
+    if not job_ids:
+        return {"error": "No job_ids provided"}  # expect: MCP005
+    return {"statuses": {job: JOBS.get(job, "pending") for job in job_ids}}
+""")
+
+
+def test_a_status_tools_absence_found_by_the_check_is_its_answer() -> None:
+    # The same words about what the check found, under a branch that tests no argument: its answer.
+    check(HEADER + """
+
+@mcp.tool()
+def check_firing_statuses(job_ids: list[str]) -> dict:
+    if not JOBS:
+        return {"error": "No jobs were given to the kiln yet"}
+    return {"statuses": {job: JOBS.get(job, "pending") for job in job_ids}}
+""")
