@@ -92,6 +92,7 @@ from mcp_lint.rules.results import (
     is_error_builder_name,
     names_a_class,
     passes_message_through,
+    resolved_record,
     spelled_code,
     stored_failure,
 )
@@ -2119,7 +2120,7 @@ def _sent_values(fn: FunctionFacts, ctx: FileContext, ret: ReturnFact, value: cs
         branches = fn.branch_values.get(id(carried)) if type(carried) is cst.Name else None
     if branches:
         return [(store.value, store.statement, store.conditions) for store in branches if store.statement is not None]
-    return [(fn.value_of(value), ret.node, ret.conditions)]
+    return [(resolved_record(fn, value), ret.node, ret.conditions)]
 
 
 def _flow_steps(fn: FunctionFacts, ctx: FileContext, ret: ReturnFact, value: cst.BaseExpression, resolved: cst.BaseExpression, in_branch: bool) -> tuple[FlowStep, ...]:

@@ -84,7 +84,7 @@ def _serialised_local(arg: cst.Arg, ctx: FileContext) -> cst.BaseExpression:
     inner = arg.value
     facts = ctx.current_facts
     if type(inner) is cst.Name and arg.keyword is None and not arg.star and facts is not None:
-        resolved = facts.value_of(inner)
+        resolved = resolved_record(facts, inner)
         if type(resolved) is cst.Dict:
             return resolved
     return inner
@@ -219,13 +219,46 @@ def sent_value(facts: FunctionFacts, expr: cst.BaseExpression) -> cst.BaseExpres
     serializer, the local serialized (`payload = {"error": ...}; return json.dumps(payload)`
     says what `payload` says). A helper's returns are judged outside its own context, where
     `_unwrap` cannot resolve the helper's locals."""
-    value = facts.value_of(expr)
+    value = resolved_record(facts, expr)
     if type(value) is cst.Call and dotted(value.func) in _SERIALIZERS and value.args:
         first = value.args[0]
         if not first.star and first.keyword is None and type(first.value) is cst.Name:
-            inner = facts.value_of(first.value)
+            inner = resolved_record(facts, first.value)
             if inner is not first.value and (dotted(value.func) not in {"str", "repr"} or type(inner) is cst.Dict):
                 return inner
+    return value
+
+
+# The items by which a dict literal states its outcome (`"success": False`, `"status": "error"`).
+_OUTCOME_KEYS = frozenset((*SUCCESS_KEYS, "status", *STATE_KEYS))
+
+
+def resolved_record(facts: FunctionFacts, expr: cst.BaseExpression) -> cst.BaseExpression:
+    """`facts.value_of(expr)`, except for a record filled in on the way: `result = {"success":
+    False, "error": None}`, then `result["success"] = True` on the path that succeeds. Its literal
+    is the record's starting state, not what every return of it sends (a return that also serves
+    the success path is no failure return, and raising there would fail every call)."""
+    value = facts.value_of(expr)
+    if type(value) is not cst.Dict or type(expr) is not cst.Name:
+        return value
+    items = _dict_items(value) or {}
+    if any(key in items and not _is_falsy_literal(items[key]) for key in ERROR_KEYS):
+        return value  # its error item states the failure, whatever else is stored later
+    outcome_keys = _OUTCOME_KEYS & set(items)
+    for node in descendants(facts.node):
+        if type(node) is cst.Assign:
+            for target in node.targets:
+                sub = target.target
+                if (
+                    type(sub) is cst.Subscript
+                    and type(sub.value) is cst.Name
+                    and sub.value.value == expr.value
+                    and len(sub.slice) == 1
+                    and type(sub.slice[0].slice) is cst.Index
+                    and type(sub.slice[0].slice.value) is cst.SimpleString
+                    and literal_value(sub.slice[0].slice.value) in outcome_keys
+                ):
+                    return expr
     return value
 
 
@@ -255,6 +288,12 @@ def _empty_answer_coded(items: dict[str, cst.BaseExpression], message: cst.BaseE
     return text is not None and bool(EMPTY_RESULT.search(text.strip())) and not is_failure_text(text, lookup=lookup)
 
 
+def _message_item(items: dict[str, cst.BaseExpression]) -> cst.BaseExpression | None:
+    """The first message item that holds something: `"error": None` beside `"success": False`
+    is a slot left empty, not the failure's words."""
+    return next((items[k] for k in MESSAGE_KEYS if k in items and not _is_falsy_literal(items[k])), None)
+
+
 def error_dict_message(items: dict[str, cst.BaseExpression]) -> tuple[str, cst.BaseExpression | None] | None:
     """(why it is an error dict, the message expression) or None."""
     for key in ERROR_KEYS:
@@ -271,21 +310,21 @@ def error_dict_message(items: dict[str, cst.BaseExpression]) -> tuple[str, cst.B
             return f'an "{key}" key', text_beside_a_code(items, key) or inner
     flag = next((k for k in ("isError", "is_error") if _is_true(items.get(k))), None)
     if flag is not None:  # `{"isError": True, "content": [...]}`: a dict, not a CallToolResult
-        return f'"{flag}": True', next((items[k] for k in MESSAGE_KEYS if k in items), None)
+        return f'"{flag}": True', _message_item(items)
     success = next((items[k] for k in SUCCESS_KEYS if k in items), None)
     if type(success) is cst.Name and success.value == "False":
-        message = next((items[k] for k in MESSAGE_KEYS if k in items), None)
+        message = _message_item(items)
         return '"success": False', message
     status = items.get("status")
     if type(status) is cst.SimpleString and str(status.evaluated_value).lower() in FAILED_STATUSES:
-        message = next((items[k] for k in MESSAGE_KEYS if k in items), None)
+        message = _message_item(items)
         return f'"status": {status.value}', message
     for key in STATE_KEYS:
         # `{"state": "ERROR", "detail": reply}`: only the failure words; a job's state is often
         # a stage of its life ("timeout" while it is still being prepared), not the call's result.
         state = items.get(key)
         if type(state) is cst.SimpleString and str(state.evaluated_value).lower() in FAILURE_STATUS_WORDS:
-            message = next((items[k] for k in MESSAGE_KEYS if k in items), None)
+            message = _message_item(items)
             return f'"{key}": {state.value}', message
     return None
 
