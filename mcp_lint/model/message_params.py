@@ -23,13 +23,9 @@ if TYPE_CHECKING:
 __all__ = ["message_keywords", "message_params", "message_takes"]
 
 
-def message_params(facts: FunctionFacts) -> tuple[int, ...] | None:
-    """For a class's `__init__` that hands its base a message (`super().__init__(...)`,
-    `Base.__init__(self, ...)`): the positions of its parameters (`self` counted) whose text is in
-    that message, directly or through its locals. None for any other function, or an `__init__`
-    that calls no base `__init__` (what the exception's text is then is not known here)."""
-    if facts.name != "__init__" or not facts.class_name:
-        return None
+def _message_values(facts: FunctionFacts) -> list[cst.BaseExpression] | None:
+    """The values an `__init__` hands its base `__init__` as the message, and the values its
+    locals there were stored from (value flow); None when it calls no base `__init__`."""
     messages = [value for call in facts.calls for value in _base_init_arguments(call.node)]
     if not messages:
         return None
@@ -38,6 +34,19 @@ def message_params(facts: FunctionFacts) -> tuple[int, ...] | None:
     if flow is not None:
         for message in messages:
             values.extend(store.value for store in flow.follow(message)[1])
+    return values
+
+
+def message_params(facts: FunctionFacts) -> tuple[int, ...] | None:
+    """For a class's `__init__` that hands its base a message (`super().__init__(...)`,
+    `Base.__init__(self, ...)`): the positions of its parameters (`self` counted) whose text is in
+    that message, directly or through its locals. None for any other function, or an `__init__`
+    that calls no base `__init__` (what the exception's text is then is not known here)."""
+    if facts.name != "__init__" or not facts.class_name:
+        return None
+    values = _message_values(facts)
+    if values is None:
+        return None
     return tuple(
         index
         for index, param in enumerate(facts.params)
@@ -52,14 +61,9 @@ def message_keywords(facts: FunctionFacts) -> tuple[tuple[str, ...], tuple[str, 
     None for any other function, or one that calls no base `__init__`."""
     if facts.name != "__init__" or not facts.class_name or type(facts.node) is not cst.FunctionDef:
         return None
-    messages = [value for call in facts.calls for value in _base_init_arguments(call.node)]
-    if not messages:
+    values = _message_values(facts)
+    if values is None:
         return None
-    values = list(messages)
-    flow = facts.value_flow
-    if flow is not None:
-        for message in messages:
-            values.extend(store.value for store in flow.follow(message)[1])
     names = tuple(p.name.value for p in facts.node.params.kwonly_params)
     carried = tuple(n for n in names if any(find_exception_text(value, None, frozenset({n})) is not None for value in values))
     return names, carried
