@@ -38,7 +38,7 @@ except ImportError:  # pragma: no cover - Python < 3.11
     except ImportError:
         _compiler = _parser = None  # type: ignore[assignment]
 
-__all__ = ["compile_pattern", "install", "save", "store_path"]
+__all__ = ["compile_pattern", "install", "save", "save_when_worker_ends", "store_path"]
 
 # (pattern, flags) -> (final flags, program, groups - 1, group index, index group): the arguments
 # after the pattern that re._compiler.compile gives `_sre.compile`.
@@ -108,16 +108,32 @@ def install() -> None:
         _store = _Store(store_path())
 
 
+def save_when_worker_ends() -> None:
+    """In a forked pool worker: write the programs this worker makes anew when it ends. The
+    patterns a worker's files need first (a one-file run's helper modules, a directory run's
+    files) are compiled there, and the parent never sees them."""
+    store = _store
+    if store is None:
+        return
+    store.owner = os.getpid()
+    store.made_anew = False  # what the parent made is the parent's to write
+    from multiprocessing import util
+
+    util.Finalize(None, save, exitpriority=0)  # run by the worker's own exit (Process._bootstrap)
+
+
 def save() -> None:
-    """Write the store when this run made a program it did not hold (best effort, as
-    generated_code.save: a read-only installation only keeps compiling)."""
+    """Write the store when this process made a program it did not hold (best effort, as
+    generated_code.save: a read-only installation only keeps compiling). The programs on disk
+    are kept beside this process's: the parent and the workers of a run each write theirs."""
     store = _store
     if store is None or not store.made_anew or store.owner != os.getpid() or sys.dont_write_bytecode:
         return
     temporary = store.path.with_name(f"{store.path.name}.{os.getpid()}.tmp")
     try:
         store.path.parent.mkdir(exist_ok=True)
-        kept = store.known if len(store.known) <= _MOST_KEPT else store.used
+        known = {**_read(store.path), **store.known}
+        kept = known if len(known) <= _MOST_KEPT else store.used
         temporary.write_bytes(marshal.dumps(kept))
         os.replace(temporary, store.path)  # a concurrent run reads the old store or this one whole
     except (OSError, ValueError):

@@ -144,3 +144,42 @@ def test_flags_and_groups_come_back(flags: int) -> None:
     text = "Name = value # note\nOther: thing\n"
     assert restored.flags == eager.flags
     assert [m.groupdict() for m in restored.finditer(text)] == [m.groupdict() for m in eager.finditer(text)]
+
+
+# A pool forked from a process with the store installed: a worker compiles a pattern the parent
+# never used, and writes it when it ends; the parent's write keeps it.
+WORKER_PROBE = r"""
+import json, multiprocessing, re, sys
+from concurrent.futures import ProcessPoolExecutor
+from pathlib import Path
+from mcp_lint import regex_store
+from mcp_lint.lazy_re import lazy_compile
+regex_store.store_path = lambda: Path(sys.argv[1])
+regex_store.install()
+in_parent = lazy_compile(r"parent\s+(\w+)")
+in_worker = lazy_compile(r"worker\s+(?P<name>\w+)")
+
+def work(text):
+    return in_worker.search(text).group("name")
+
+in_parent.search("parent one")
+with ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("fork"), initializer=regex_store.save_when_worker_ends) as pool:
+    found = pool.submit(work, "the worker two").result()
+stored = sorted(pattern for pattern, _ in regex_store._read(Path(sys.argv[1])))
+print(json.dumps({"found": found, "stored_by_worker": stored}))
+regex_store.save()
+print(json.dumps(sorted(pattern for pattern, _ in regex_store._read(Path(sys.argv[1])))))
+"""
+
+
+@pytest.mark.skipif(not hasattr(os, "fork"), reason="the pool's workers are forked")
+def test_a_pool_worker_writes_the_programs_it_made(tmp_path: Path) -> None:
+    store = tmp_path / "programs.marshal"
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+    done = subprocess.run(
+        [sys.executable, "-c", WORKER_PROBE, str(store)], capture_output=True, text=True, check=True, cwd=PACKAGE_ROOT, env=env
+    )
+    worker_report, after_parent = (json.loads(line) for line in done.stdout.splitlines())
+    assert worker_report["found"] == "two"
+    assert r"worker\s+(?P<name>\w+)" in worker_report["stored_by_worker"]  # with what it inherited
+    assert after_parent == [r"parent\s+(\w+)", r"worker\s+(?P<name>\w+)"]  # both kept
