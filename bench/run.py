@@ -292,7 +292,7 @@ def pick_one_file(src: Path) -> Path:
 # --- the run -----------------------------------------------------------------------------------------
 
 
-def compile_package() -> None:
+def compile_package(one_file: Path, one_root: Path) -> None:
     """Byte-compile mcp_lint, as `pip install` does for an installed package.
 
     An editable checkout run with PYTHONDONTWRITEBYTECODE=1 would otherwise compile every module
@@ -312,6 +312,10 @@ def compile_package() -> None:
         env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
         command = [sys.executable, "-m", "mcp_lint", "check", "--isolated", "--no-cache", "--exit-zero", str(first)]
         subprocess.run(command, cwd=scratch, env=env, capture_output=True, check=False)
+    # So are the compiled programs of its regular expressions (mcp_lint/regex_store.py), those a
+    # run's files use: make the user's previous run of the one-file row's command here.
+    command = [sys.executable, "-m", "mcp_lint", "check", "--isolated", "--no-cache", "--exit-zero", str(one_file)]
+    subprocess.run(command, cwd=one_root, env=env, capture_output=True, check=False)
 
 
 # One module of a generated project: a tool whose failure return has an (unsafe) fix, calling a
@@ -338,8 +342,12 @@ def main(argv: list[str] | None = None) -> int:
     if src is None:
         return 0
     src = src.resolve()
-    compile_package()
     one_file = (args.one_file or pick_one_file(src)).resolve()
+    # Run from the file's own package, as its maintainer would: a named file outside a marked
+    # project is linted in the context of the working directory's walk, which from the
+    # corpus root would be every package of the corpus.
+    one_root = src / one_file.relative_to(src).parts[0]
+    compile_package(one_file, one_root)
     python = sys.executable
     lint = [python, "-m", "mcp_lint", "check", "--isolated", "--output-format", args.output_format]
     cpus = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
@@ -369,10 +377,6 @@ def main(argv: list[str] | None = None) -> int:
         warm = measure("warm (cache filled)", cached, src, repeat=args.repeat)
         serial = measure("cold, --jobs 1", [*lint, "--no-cache", "--jobs", "1", "."], src)
         whole = measure("every file analysed whole", [python, "-c", WHOLE, "."], src)
-        # Run from the file's own package, as its maintainer would: a named file outside a marked
-        # project is linted in the context of the working directory's walk, which from the
-        # corpus root would be every package of the corpus.
-        one_root = src / one_file.relative_to(src).parts[0]
         import_libcst, one_cold = measure_together(
             [
                 ('python -c "import libcst"', [python, "-c", "import libcst"]),

@@ -404,19 +404,22 @@ def entry() -> None:
 
     Tearing down frees every object one by one (libcst's hundreds of node classes, the summaries
     of a large run): a tenth of a one-file pre-commit run, for nothing. The methods `dataclasses`
-    generates are compiled once and kept (generated_code.py). By the time main()
+    generates are compiled once and kept (generated_code.py), and so are the programs of mcp-lint's
+    regular expressions (regex_store.py). By the time main()
     returns, everything mcp-lint writes is complete: files are written atomically and closed,
     the process pool is shut down, and the standard streams are flushed here.
     """
-    from mcp_lint import generated_code
+    from mcp_lint import generated_code, regex_store
 
     generated_code.install()  # before libcst and the model are imported
+    regex_store.install()
     try:
         main()
         code: object = 0
     except SystemExit as exc:
         code = exc.code
     generated_code.save()
+    regex_store.save()
     status = _exit_status(code)
     for stream in (sys.stdout, sys.stderr):
         try:

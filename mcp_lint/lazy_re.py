@@ -5,7 +5,8 @@ tables); compiling all of them at import is a noticeable part of a one-file run'
 run uses only some (a file with no `noqa`, no retry wording, no table rows...). `lazy_compile`
 returns a stand-in that compiles on the first attribute asked of it and from then on answers
 `search`, `match`... from the compiled pattern's own bound methods, so a use costs what a use of
-the compiled pattern costs.
+the compiled pattern costs. The `mcp-lint` command also keeps their compiled programs between
+runs (regex_store.py).
 
 Only for a pattern a module keeps as a constant: a pattern made inside a function is compiled
 when that function runs anyway.
@@ -15,6 +16,8 @@ from __future__ import annotations
 
 import re
 from typing import Any, AnyStr, Generic
+
+from mcp_lint.regex_store import compile_pattern
 
 __all__ = ["LazyPattern", "lazy_compile"]
 
@@ -31,7 +34,7 @@ class LazyPattern(Generic[AnyStr]):
         self.flags = flags
 
     def _compile(self) -> re.Pattern[AnyStr]:
-        compiled = re.compile(self.pattern, self.flags)
+        compiled = compile_pattern(self.pattern, self.flags)  # a stored program when the command runs
         for name in _METHODS:
             setattr(self, name, getattr(compiled, name))
         return compiled

@@ -18,7 +18,7 @@ import heapq
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Iterable, Sequence
 
-from mcp_lint import per_file
+from mcp_lint import per_file, regex_store
 from mcp_lint.cache import file_key
 from mcp_lint.framework_copies import FrameworkCopy, find_copies
 from mcp_lint.per_file import FileOutcome, display_name, unreadable
@@ -246,6 +246,7 @@ def _parse_problems_in_worker(files: list[tuple[Any, str, str]]) -> list[Finding
 
 def _start_worker() -> None:
     gc.disable()
+    regex_store.save_when_worker_ends()  # a no-op unless the command installed the store
 
 
 def _analyze_in_worker(
