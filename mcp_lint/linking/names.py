@@ -25,7 +25,7 @@ from mcp_lint.model.facts import LIFESPAN
 from mcp_lint.model.frameworks import Family
 from mcp_lint.model.frameworks import server_family as framework_server_family
 from mcp_lint.model.names import last_name
-from mcp_lint.model.summary import CallEdge, FunctionSummary, ModuleSummary, receiver_shift
+from mcp_lint.model.summary import ARGUMENT_REF, CallEdge, FunctionSummary, ModuleSummary, receiver_shift
 
 
 class Lookup(enum.Enum):
@@ -37,6 +37,9 @@ class Lookup(enum.Enum):
     # A project class a method is called on from outside its hierarchy: its subclasses, wherever
     # they are defined, override what the call runs (ProjectNames.call_targets).
     SUBCLASSES = "subclasses"
+    # A function whose parameter a call runs through a record's field (field_functions): the
+    # modules spelling its name, which call or decorate with it, fill that parameter.
+    CALLERS = "callers"
 
 
 # Where a callee names an element of a collection (`pkg.app.Server.tools.[].run`).
@@ -84,6 +87,8 @@ class ProjectNames:
         self._subclasses: dict[str, list[str]] | None = None
         # The top-level names of the linted modules (is_reexported_from_outside), on first question.
         self._roots: frozenset[str] | None = None
+        self._field_lookups: set[tuple[str, str]] = set()  # field_functions() being answered
+        self.field_storers: set[str] = set()  # functions storing a parameter into a record's field
         for summary in summaries:
             self.modules.setdefault(summary.module, summary)
             for qual, fn in summary.functions.items():
@@ -201,8 +206,51 @@ class ProjectNames:
                     found = self.function(f"{base}.{rest[1]}", depth + 1)
                     if found is not None:
                         return (found,)
+                # No method of that name: a field holding a function (`tool.handler(args)` on a
+                # record made as `ToolDef(handler=fn)`) runs what its constructors are handed.
+                return self.field_functions(class_key, rest[1])
             break
         return ()
+
+    def field_functions(self, cls: str, field: str) -> tuple[tuple[ModuleSummary, FunctionSummary], ...]:
+        """The project functions handed to the project class `cls` as its `field` where an object
+        of it is made (`ToolDef(name=n, handler=fn)` anywhere, ModuleSummary.callable_arguments):
+        a function, or what a decorator's or register function's parameter receives (a
+        registering decorator storing `ToolDef(handler=handler)` in a table: what it decorates).
+        A call through the field (`TOOLS[name].handler(args, ctx)`) runs one of them. Keywords
+        only: a positional argument's field is not known from the call."""
+        from mcp_lint.linking.passed_callables import passed_functions  # it resolves through this module
+
+        key = (cls, field)
+        if key in self._field_lookups:
+            return ()  # asked again while answering (a field function's own field call)
+        self._field_lookups.add(key)
+        try:
+            out: dict[str, None] = {}
+            for summary in self.summaries:
+                for callee, _, keyword, named in summary.callable_arguments:
+                    if keyword != field or not callee.endswith(cls.rpartition(".")[2]) or self.resolve(callee) != cls:
+                        continue
+                    for name in named:
+                        self._ask_for_callers(name)
+                        out.update(dict.fromkeys(passed_functions(self, name)))
+            return tuple(self.functions[qual] for qual in out if qual in self.functions)
+        finally:
+            self._field_lookups.discard(key)
+
+    def _ask_for_callers(self, name: str) -> None:
+        """The function whose parameter `name` (an ARGUMENT_REF) is stores what it is handed into
+        a record's field: a registering decorator, no wrapper around the calls of what it
+        decorates (Project.wrapper_bodies). Tell `missing` of it: what its callers pass, or what
+        it decorates, is wanted; for a decorator defined in a factory (`def tool(name): def
+        wrap(handler): ...`), the factory is what the callers spell."""
+        if not name.startswith(ARGUMENT_REF):
+            return
+        function = name[len(ARGUMENT_REF) :].rpartition("#")[0]
+        self.field_storers.add(function)  # it stores what it is handed: no wrapper around calls
+        parent = function.rpartition(".")[0]
+        if self.missing is not None:
+            self.missing(parent if parent in self.functions else function, Lookup.CALLERS)
 
     def closures_made_by(self, maker: str) -> tuple[tuple[ModuleSummary, FunctionSummary], ...]:
         """The inner functions a factory returns (`def make(impl): def run(q): ...; return run`),
