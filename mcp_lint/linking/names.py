@@ -40,6 +40,9 @@ class Lookup(enum.Enum):
     # A function whose parameter a call runs through a record's field (field_functions): the
     # modules spelling its name, which call or decorate with it, fill that parameter.
     CALLERS = "callers"
+    # A project class some function makes (`client = StoreClient(cfg)`), asked for once a method
+    # of a `typing.Protocol` is called: it may implement the protocol (implementers).
+    MADE_CLASS = "made class"
 
 
 # Where a callee names an element of a collection (`pkg.app.Server.tools.[].run`).
@@ -89,6 +92,7 @@ class ProjectNames:
         self._roots: frozenset[str] | None = None
         self._field_lookups: set[tuple[str, str]] = set()  # field_functions() being answered
         self.field_storers: set[str] = set()  # functions storing a parameter into a record's field
+        self._made_asked = False  # _ask_for_made_classes() has told `missing` (once a run)
         for summary in summaries:
             self.modules.setdefault(summary.module, summary)
             for qual, fn in summary.functions.items():
@@ -197,6 +201,10 @@ class ProjectNames:
                     continue
                 made = (factory[1].returns_type,) if factory[1].returns_type else factory[1].returned_objects
                 out = {c[1].qualname: c for kind in made for c in self.candidates(".".join([kind, *rest[width:]]), depth + 1)}
+                if not out and factory[1].returns_type:
+                    # An annotation that names no class with that method (`-> AuthStrategy`, a
+                    # module-level union alias): what the factory returns says which classes.
+                    out = {c[1].qualname: c for kind in factory[1].returned_objects for c in self.candidates(".".join([kind, *rest[width:]]), depth + 1)}
                 if out:
                     return tuple(out.values())
             # A method inherited from a base class.
@@ -420,6 +428,8 @@ class ProjectNames:
             bases = module.classes.get(owner, ()) if module is not None else ()
             if not any(self.resolve(base) in _PROTOCOL_BASES for base in bases):
                 return []
+        self._ask_for_made_classes()
+        with self._not_asking():
             declared = {q.rpartition(".")[2] for q in self.functions if q.rpartition(".")[0] == owner}
             out = []
             for summary in self.summaries:
@@ -427,6 +437,22 @@ class ProjectNames:
                     if cls != owner and all(f"{cls}.{m}" in self.functions for m in declared | {name}):
                         out.append(f"{cls}.{name}")
         return sorted(out)
+
+    def _ask_for_made_classes(self) -> None:
+        """Tell `missing` of the project classes the analysed functions make whose modules are
+        not read yet: an implementer of a protocol is made somewhere (the server factory's
+        `client = StoreClient(cfg)`), often in a module that never names the protocol."""
+        if self.missing is None or self._made_asked:
+            return
+        self._made_asked = True
+        if self._roots is None:
+            self._roots = frozenset(name.split(".")[0] for name in (*self.modules, *self.module_aliases))
+        for summary in self.summaries:
+            for fn in summary.functions.values():
+                for edge in fn.calls:
+                    callee = edge.callee
+                    if not edge.via_attribute and last_name(callee)[:1].isupper() and callee.split(".")[0] in self._roots and callee not in self.functions:
+                        self.missing(callee, Lookup.MADE_CLASS)
 
     def _inherits(self, cls: str, ancestor: str, name: str) -> bool:
         """Does `cls` (a subclass of `ancestor`) run `ancestor`'s method `name`: neither it nor a
