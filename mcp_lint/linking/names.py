@@ -92,6 +92,7 @@ class ProjectNames:
         self._roots: frozenset[str] | None = None
         self._field_lookups: set[tuple[str, str]] = set()  # field_functions() being answered
         self.field_storers: set[str] = set()  # functions storing a parameter into a record's field
+        self._keyword_functions: dict[tuple[str, str], list[tuple[str, tuple[str, ...]]]] | None = None  # field_functions()
         self._made_asked = False  # _ask_for_made_classes() has told `missing` (once a run)
         for summary in summaries:
             self.modules.setdefault(summary.module, summary)
@@ -234,14 +235,19 @@ class ProjectNames:
             return ()  # asked again while answering (a field function's own field call)
         self._field_lookups.add(key)
         try:
+            if self._keyword_functions is None:  # (class name as called, keyword) -> (callee, names)
+                self._keyword_functions = {}
+                for summary in self.summaries:
+                    for callee, _, keyword, named in summary.callable_arguments:
+                        if keyword and last_name(callee)[:1].isupper():
+                            self._keyword_functions.setdefault((last_name(callee), keyword), []).append((callee, named))
             out: dict[str, None] = {}
-            for summary in self.summaries:
-                for callee, _, keyword, named in summary.callable_arguments:
-                    if keyword != field or not callee.endswith(cls.rpartition(".")[2]) or self.resolve(callee) != cls:
-                        continue
-                    for name in named:
-                        self._ask_for_callers(name)
-                        out.update(dict.fromkeys(passed_functions(self, name)))
+            for callee, named in self._keyword_functions.get((last_name(cls), field), ()):
+                if self.resolve(callee) != cls:
+                    continue
+                for name in named:
+                    self._ask_for_callers(name)
+                    out.update(dict.fromkeys(passed_functions(self, name)))
             return tuple(self.functions[qual] for qual in out if qual in self.functions)
         finally:
             self._field_lookups.discard(key)
