@@ -359,6 +359,7 @@ class NextFiles:
         # The answer per class: the files never change, and every round asks again for each
         # class still wanted.
         self._subclassing: dict[str, list[int]] = {}
+        self._spelling: dict[str, list[int]] = {}  # a CALLERS_OF name -> the files spelling it
         canonical = set(self.by_name)
         for index, item in enumerate(items):
             alias = item.module.alias
@@ -425,8 +426,12 @@ class NextFiles:
         when no `pkg/sub/...` file is linted). A module that failed to parse is known to nobody:
         the next shorter prefix is asked too."""
         if qualname.startswith(CALLERS_OF):
-            spelled = _WholeWord(qualname.rpartition(".")[2].encode())
-            return [index for index, item in enumerate(self.items) if index not in done and item.source is not None and spelled.spelled_in(item.data)]
+            # The files spelling the function's name (a call, a decorator, an import of it).
+            name = qualname.rpartition(".")[2]
+            if name not in self._spelling:
+                spelled = _WholeWord(name.encode())
+                self._spelling[name] = [index for index, item in enumerate(self.items) if item.source is not None and spelled.spelled_in(item.data)]
+            return [index for index in self._spelling[name] if index not in done]
         if qualname.startswith(SUBCLASSES_OF):
             cls = qualname[len(SUBCLASSES_OF) :]
             if cls not in self._subclassing:
