@@ -388,6 +388,11 @@ class Project(ProjectNames):
     def decorated_with(self, decorator: str) -> list[str]:
         return self._decorated_with(decorator)
 
+    def functions_passed(self, name: str) -> list[str]:
+        """What a name handed to a call stands for, through the parameters of register functions
+        and decorators (ProjectNames.field_functions)."""
+        return passed_functions(self, name)
+
     def _decorated_with(self, decorator: str) -> list[str]:
         """The functions decorated with `decorator` (`@decorator`), or with the function that
         defines it (`@factory(...)` returning its inner `decorator`)."""

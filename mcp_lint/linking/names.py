@@ -228,8 +228,6 @@ class ProjectNames:
         registering decorator storing `ToolDef(handler=handler)` in a table: what it decorates).
         A call through the field (`TOOLS[name].handler(args, ctx)`) runs one of them. Keywords
         only: a positional argument's field is not known from the call."""
-        from mcp_lint.linking.passed_callables import passed_functions  # it resolves through this module
-
         key = (cls, field)
         if key in self._field_lookups:
             return ()  # asked again while answering (a field function's own field call)
@@ -247,10 +245,16 @@ class ProjectNames:
                     continue
                 for name in named:
                     self._ask_for_callers(name)
-                    out.update(dict.fromkeys(passed_functions(self, name)))
+                    out.update(dict.fromkeys(self.functions_passed(name)))
             return tuple(self.functions[qual] for qual in out if qual in self.functions)
         finally:
             self._field_lookups.discard(key)
+
+    def functions_passed(self, name: str) -> list[str]:
+        """The project functions a name handed to a call stands for: the function it names (the
+        link step follows parameters and decorators too: Project)."""
+        found = self.function(name)
+        return [found[1].qualname] if found is not None else []
 
     def _ask_for_callers(self, name: str) -> None:
         """The function whose parameter `name` (an ARGUMENT_REF) is stores what it is handed into
