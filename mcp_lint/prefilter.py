@@ -321,6 +321,9 @@ def wanted_from(looked_for: dict[str, set[Lookup]]) -> set[str]:
         if Lookup.SUBCLASSES in lookups:
             wanted.add(SUBCLASSES_OF + name)
             lookups = lookups - {Lookup.SUBCLASSES}
+        if Lookup.CALLERS in lookups:
+            wanted.add(CALLERS_OF + name)
+            lookups = lookups - {Lookup.CALLERS}
         if lookups and (lookups != followed_only or not _names_a_class(name)):
             wanted.add(name)
     return wanted
@@ -328,6 +331,8 @@ def wanted_from(looked_for: dict[str, set[Lookup]]) -> set[str]:
 
 # A wanted name that asks for the modules that may define subclasses of the class after it.
 SUBCLASSES_OF = "<subclasses of>"
+# ... for the modules spelling the function's name after it (its callers, what it decorates).
+CALLERS_OF = "<callers of>"
 
 
 def _names_a_class(qualname: str) -> bool:
@@ -354,6 +359,7 @@ class NextFiles:
         # The answer per class: the files never change, and every round asks again for each
         # class still wanted.
         self._subclassing: dict[str, list[int]] = {}
+        self._spelling: dict[str, list[int]] = {}  # a CALLERS_OF name -> the files spelling it
         canonical = set(self.by_name)
         for index, item in enumerate(items):
             alias = item.module.alias
@@ -419,6 +425,13 @@ class NextFiles:
         that module is known (`pkg/sub/mod.py` for `pkg.sub.mod.helper`; `pkg/__init__.py` only
         when no `pkg/sub/...` file is linted). A module that failed to parse is known to nobody:
         the next shorter prefix is asked too."""
+        if qualname.startswith(CALLERS_OF):
+            # The files spelling the function's name (a call, a decorator, an import of it).
+            name = qualname.rpartition(".")[2]
+            if name not in self._spelling:
+                spelled = _WholeWord(name.encode())
+                self._spelling[name] = [index for index, item in enumerate(self.items) if item.source is not None and spelled.spelled_in(item.data)]
+            return [index for index in self._spelling[name] if index not in done]
         if qualname.startswith(SUBCLASSES_OF):
             cls = qualname[len(SUBCLASSES_OF) :]
             if cls not in self._subclassing:

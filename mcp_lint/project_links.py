@@ -201,7 +201,7 @@ class Project(ProjectNames):
             pending = list(self._nested.get(found[1].qualname, ()))
             while pending:
                 qual = pending.pop()
-                if qual in self._registering:
+                if qual in self._registering or qual in self.field_storers:
                     continue  # it registers the tool (`@tool(...)`), it does not run around its calls
                 out.append(qual)
                 pending.extend(self._nested.get(qual, ()))
@@ -252,6 +252,15 @@ class Project(ProjectNames):
                         owner = method.rsplit(".", 2)[-2]
                         per_tool = ToolRegistration(method, edge.branch or owner, reg.family, reg.server, "per-tool", reg.lowlevel_major, edge.guarded)
                         extra.append((per_tool, summary))
+        # A dispatch helper the handler returns (`return await dispatch(name, args, ctx)`) that
+        # takes the tool's record out of a collection and calls through it (`tool =
+        # by_name[name]; await tool.handler(args, ctx)`, ProjectNames.field_functions): each
+        # function it may run is one tool's code too.
+        for reg, summary in list(extra):
+            found = self.function(reg.function) if reg.kind == "per-tool" else None
+            for edge in found[1].calls if found is not None else ():
+                if is_element_call(edge.callee):
+                    extra.extend((per_tool, summary) for per_tool in self._element_tools(reg, edge))
         # A registry object's dispatch method (`func = self._tools[name]["function"]; result =
         # func(**args)`) run by the tools/call handler: each function its registering method
         # stores is one tool's code, named by its own name.
@@ -272,7 +281,8 @@ class Project(ProjectNames):
         out = []
         for _, method in self.candidates(edge.callee):
             for qual in (method.qualname, *self.overrides(method.qualname)):
-                owner = qual.rsplit(".", 2)[-2]
+                # A method is named by its class; a function held in a record's field by its own name.
+                owner = qual.rsplit(".", 2)[-2] if self.is_project_class(qual.rpartition(".")[0]) else last_name(qual)
                 out.append(ToolRegistration(qual, edge.branch or owner, reg.family, reg.server, "per-tool", reg.lowlevel_major, edge.guarded))
         return out
 
@@ -377,6 +387,11 @@ class Project(ProjectNames):
 
     def decorated_with(self, decorator: str) -> list[str]:
         return self._decorated_with(decorator)
+
+    def functions_passed(self, name: str) -> list[str]:
+        """What a name handed to a call stands for, through the parameters of register functions
+        and decorators (ProjectNames.field_functions)."""
+        return passed_functions(self, name)
 
     def _decorated_with(self, decorator: str) -> list[str]:
         """The functions decorated with `decorator` (`@decorator`), or with the function that

@@ -25,7 +25,7 @@ from mcp_lint.model.facts import LIFESPAN
 from mcp_lint.model.frameworks import Family
 from mcp_lint.model.frameworks import server_family as framework_server_family
 from mcp_lint.model.names import last_name
-from mcp_lint.model.summary import CallEdge, FunctionSummary, ModuleSummary, receiver_shift
+from mcp_lint.model.summary import ARGUMENT_REF, CallEdge, FunctionSummary, ModuleSummary, receiver_shift
 
 
 class Lookup(enum.Enum):
@@ -37,6 +37,12 @@ class Lookup(enum.Enum):
     # A project class a method is called on from outside its hierarchy: its subclasses, wherever
     # they are defined, override what the call runs (ProjectNames.call_targets).
     SUBCLASSES = "subclasses"
+    # A function whose parameter a call runs through a record's field (field_functions): the
+    # modules spelling its name, which call or decorate with it, fill that parameter.
+    CALLERS = "callers"
+    # A project class some function makes (`client = StoreClient(cfg)`), asked for once a method
+    # of a `typing.Protocol` is called: it may implement the protocol (implementers).
+    MADE_CLASS = "made class"
 
 
 # Where a callee names an element of a collection (`pkg.app.Server.tools.[].run`).
@@ -84,6 +90,10 @@ class ProjectNames:
         self._subclasses: dict[str, list[str]] | None = None
         # The top-level names of the linted modules (is_reexported_from_outside), on first question.
         self._roots: frozenset[str] | None = None
+        self._field_lookups: set[tuple[str, str]] = set()  # field_functions() being answered
+        self.field_storers: set[str] = set()  # functions storing a parameter into a record's field
+        self._keyword_functions: dict[tuple[str, str], list[tuple[str, tuple[str, ...]]]] | None = None  # field_functions()
+        self._made_asked = False  # _ask_for_made_classes() has told `missing` (once a run)
         for summary in summaries:
             self.modules.setdefault(summary.module, summary)
             for qual, fn in summary.functions.items():
@@ -192,6 +202,10 @@ class ProjectNames:
                     continue
                 made = (factory[1].returns_type,) if factory[1].returns_type else factory[1].returned_objects
                 out = {c[1].qualname: c for kind in made for c in self.candidates(".".join([kind, *rest[width:]]), depth + 1)}
+                if not out and factory[1].returns_type:
+                    # An annotation that names no class with that method (`-> AuthStrategy`, a
+                    # module-level union alias): what the factory returns says which classes.
+                    out = {c[1].qualname: c for kind in factory[1].returned_objects for c in self.candidates(".".join([kind, *rest[width:]]), depth + 1)}
                 if out:
                     return tuple(out.values())
             # A method inherited from a base class.
@@ -201,8 +215,60 @@ class ProjectNames:
                     found = self.function(f"{base}.{rest[1]}", depth + 1)
                     if found is not None:
                         return (found,)
+                # No method of that name: a field holding a function (`tool.handler(args)` on a
+                # record made as `ToolDef(handler=fn)`) runs what its constructors are handed.
+                return self.field_functions(class_key, rest[1])
             break
         return ()
+
+    def field_functions(self, cls: str, field: str) -> tuple[tuple[ModuleSummary, FunctionSummary], ...]:
+        """The project functions handed to the project class `cls` as its `field` where an object
+        of it is made (`ToolDef(name=n, handler=fn)` anywhere, ModuleSummary.callable_arguments):
+        a function, or what a decorator's or register function's parameter receives (a
+        registering decorator storing `ToolDef(handler=handler)` in a table: what it decorates).
+        A call through the field (`TOOLS[name].handler(args, ctx)`) runs one of them. Keywords
+        only: a positional argument's field is not known from the call."""
+        key = (cls, field)
+        if key in self._field_lookups:
+            return ()  # asked again while answering (a field function's own field call)
+        self._field_lookups.add(key)
+        try:
+            if self._keyword_functions is None:  # (class name as called, keyword) -> (callee, names)
+                self._keyword_functions = {}
+                for summary in self.summaries:
+                    for callee, _, keyword, named in summary.callable_arguments:
+                        if keyword and last_name(callee)[:1].isupper():
+                            self._keyword_functions.setdefault((last_name(callee), keyword), []).append((callee, named))
+            out: dict[str, None] = {}
+            for callee, named in self._keyword_functions.get((last_name(cls), field), ()):
+                if self.resolve(callee) != cls:
+                    continue
+                for name in named:
+                    self._ask_for_callers(name)
+                    out.update(dict.fromkeys(self.functions_passed(name)))
+            return tuple(self.functions[qual] for qual in out if qual in self.functions)
+        finally:
+            self._field_lookups.discard(key)
+
+    def functions_passed(self, name: str) -> list[str]:
+        """The project functions a name handed to a call stands for: the function it names (the
+        link step follows parameters and decorators too: Project)."""
+        found = self.function(name)
+        return [found[1].qualname] if found is not None else []
+
+    def _ask_for_callers(self, name: str) -> None:
+        """The function whose parameter `name` (an ARGUMENT_REF) is stores what it is handed into
+        a record's field: a registering decorator, no wrapper around the calls of what it
+        decorates (Project.wrapper_bodies). Tell `missing` of it: what its callers pass, or what
+        it decorates, is wanted; for a decorator defined in a factory (`def tool(name): def
+        wrap(handler): ...`), the factory is what the callers spell."""
+        if not name.startswith(ARGUMENT_REF):
+            return
+        function = name[len(ARGUMENT_REF) :].rpartition("#")[0]
+        self.field_storers.add(function)  # it stores what it is handed: no wrapper around calls
+        parent = function.rpartition(".")[0]
+        if self.missing is not None:
+            self.missing(parent if parent in self.functions else function, Lookup.CALLERS)
 
     def closures_made_by(self, maker: str) -> tuple[tuple[ModuleSummary, FunctionSummary], ...]:
         """The inner functions a factory returns (`def make(impl): def run(q): ...; return run`),
@@ -372,6 +438,8 @@ class ProjectNames:
             bases = module.classes.get(owner, ()) if module is not None else ()
             if not any(self.resolve(base) in _PROTOCOL_BASES for base in bases):
                 return []
+        self._ask_for_made_classes()
+        with self._not_asking():
             declared = {q.rpartition(".")[2] for q in self.functions if q.rpartition(".")[0] == owner}
             out = []
             for summary in self.summaries:
@@ -379,6 +447,22 @@ class ProjectNames:
                     if cls != owner and all(f"{cls}.{m}" in self.functions for m in declared | {name}):
                         out.append(f"{cls}.{name}")
         return sorted(out)
+
+    def _ask_for_made_classes(self) -> None:
+        """Tell `missing` of the project classes the analysed functions make whose modules are
+        not read yet: an implementer of a protocol is made somewhere (the server factory's
+        `client = StoreClient(cfg)`), often in a module that never names the protocol."""
+        if self.missing is None or self._made_asked:
+            return
+        self._made_asked = True
+        if self._roots is None:
+            self._roots = frozenset(name.split(".")[0] for name in (*self.modules, *self.module_aliases))
+        for summary in self.summaries:
+            for fn in summary.functions.values():
+                for edge in fn.calls:
+                    callee = edge.callee
+                    if not edge.via_attribute and last_name(callee)[:1].isupper() and callee.split(".")[0] in self._roots and callee not in self.functions:
+                        self.missing(callee, Lookup.MADE_CLASS)
 
     def _inherits(self, cls: str, ancestor: str, name: str) -> bool:
         """Does `cls` (a subclass of `ancestor`) run `ancestor`'s method `name`: neither it nor a
