@@ -307,9 +307,12 @@ class LinkFixes:
         return False
 
     def _caught_outside_the_tools(self, spec: FixSpec, qual: str, reached: Mapping[str, ToolPaths]) -> bool:
-        """Does a function no tool reaches call `qual`, directly or up the calls, inside a `try`
-        that catches the class the fix keeps (`except ApiError as e: print(e)` in a startup
-        check)? What it does with the text is its own; the old text is what it was written for."""
+        """Does a function no tool reaches, in a module of the server (one importing the
+        framework: its start-up check, its `main`), call `qual`, directly or up the calls, inside a
+        `try` that catches the class the fix keeps (`except ApiError as e: print(e)` before
+        `mcp.run()`)? The operator of the running server reads that text; the old one is what it
+        was written for. (A script written without the server, a smoke test, is its developer's,
+        who has the chained cause.)"""
         caught = self._class_names(spec)
         seen: set[str] = set()
         pending = [qual]
@@ -320,7 +323,9 @@ class LinkFixes:
             seen.add(current)
             for caller, edge in self.callers_of(current):
                 if caller not in reached and any(catching_site(guard, caught) is not None for guard in edge.guarded):
-                    return True
+                    if self._imports_framework(self.path_of(caller)):
+                        return True
+                    continue
                 pending.append(caller)
         return False
 
