@@ -330,3 +330,41 @@ def test_a_helper_only_tools_and_an_uncaught_start_call_reach_gets_its_fix() -> 
         '    request("health")\n',
     )
     assert '        raise AlertsError(f"Request to {path} failed") from e\n' in fixed(source)
+
+
+def test_a_rewrite_that_logs_the_exception_is_offered_beside_a_non_tool_reader() -> None:
+    # A prompt of the server (no tool) shows the helper's ToolError to the user: the fix logs the
+    # transport's reason with its traceback, so nobody loses it, and the message is rewritten.
+    source = textwrap.dedent(
+        """\
+        import httpx
+        from mcp.server.fastmcp import FastMCP
+        from mcp.server.fastmcp.exceptions import ToolError
+
+        mcp = FastMCP("pages")
+
+
+        async def fetch_page(url: str) -> str:
+            try:
+                async with httpx.AsyncClient() as client:
+                    response = await client.get(url)
+            except httpx.HTTPError as e:
+                raise ToolError(f"Failed to fetch {url}: {e!r}")
+            return response.text
+
+
+        @mcp.tool()
+        async def fetch(url: str) -> str:
+            return await fetch_page(url)
+
+
+        @mcp.prompt()
+        async def fetch_prompt(url: str) -> str:
+            try:
+                return await fetch_page(url)
+            except ToolError as e:
+                return str(e)
+        """
+    )
+    after = fixed(source)
+    assert '        logger.exception("Failed to fetch %s", url)\n        raise ToolError(f"Failed to fetch {url}") from e\n' in after, after

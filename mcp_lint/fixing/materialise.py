@@ -257,8 +257,9 @@ class LinkFixes:
             if spec.raises == spec.replaces:
                 # A new message for the same class: code no tool reaches that catches it (a
                 # startup probe, a CLI's main printing it for the operator) reads the old text,
-                # the transport's reason in it: that contract is not the tools' to change.
-                return None if self._caught_outside_the_tools(spec, qual, reached) else ()
+                # the transport's reason in it: that contract is not the tools' to change, unless
+                # the fix logs the exception (the reason is then in the log).
+                return None if "logger" not in spec.needs and self._caught_outside_the_tools(spec, qual, reached) else ()
             # A raise of another class (`RuntimeError` -> ToolError): code no tool reaches (a
             # daemon, a housekeeping job, a CLI) may depend on the class it raises today.
             return () if not self._called_outside_the_server(qual, reached) else None
