@@ -168,6 +168,7 @@ def analyze_source(
     summary.defined_names = _defined_names(module)
     summary.logger_name = model.logger_name or _logger_name(model, summary.defined_names)
     summary.logger_factory = _logger_factory(module, model, summary.logger_name)
+    summary.root_logging = summary.logger_name is None and _logs_through_root(module, model)
     summary.mentions_framework = model.aliases.mentions_framework()
     summary.framework_copies = tuple(sorted(model.aliases.copies_used))
     summary.masks_errors = model.masks_errors
@@ -877,6 +878,20 @@ def _logger_factory(module: cst.Module, model: ModuleModel, logger: str | None) 
                 named = bool(small.value.args) and dotted(small.value.args[0].value) == "__name__"
                 return f"{resolved}({'__name__' if named else ''})"
     return ""
+
+
+# The standard library's module-level log functions (`logging.error(...)`: the root logger's).
+_ROOT_LOG_FUNCTIONS = frozenset({"debug", "info", "warning", "warn", "error", "exception", "critical", "fatal", "log"})
+
+
+def _logs_through_root(module: cst.Module, model: ModuleModel) -> bool:
+    """Does the module call the logging module's own log functions (`logging.info(f"...")`),
+    the root logger, anywhere?"""
+    for node in descendants(module):
+        if type(node) is cst.Call and type(node.func) is cst.Attribute and node.func.attr.value in _ROOT_LOG_FUNCTIONS:
+            if model.aliases.resolve(node.func) == f"logging.{node.func.attr.value}":
+                return True
+    return False
 
 
 # Logging libraries' logger factories (`logger = structlog.get_logger()`): a project logging with

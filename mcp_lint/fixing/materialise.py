@@ -50,6 +50,7 @@ class LinkFixes:
         self._tested_classes: frozenset[str] | None = None  # ModuleSummary.tested_classes of all
         self._message_tested_classes: frozenset[str] | None = None  # ModuleSummary.message_tested_classes of all
         self._project_logger: str | None = None  # project_logger(), once asked
+        self._root_logging: bool | None = None  # project_logs_through_root(), once asked
         # Clauses (Handler.site) before which an offered fix of this link puts `except ToolError:
         # raise` (FixSpec.opens): the fixes are applied together, so a callee's raise goes on
         # through them (see `offered`).
@@ -118,6 +119,14 @@ class LinkFixes:
                 names[PH_VALIDATION_ERROR] = local
             elif need == "logger":
                 local = summary.logger_name
+                if local is None and (summary.root_logging or self.project_logs_through_root()):
+                    # The module (or, for one that does not log yet, every module of the
+                    # project that logs) calls the root logger's functions: `logging.exception`
+                    # like them, no module logger beside them.
+                    local = _local_name(summary, ["logging"])
+                    if local is None and not _name_taken(summary, "logging"):
+                        imports.append(("logging", None))
+                        local = "logging"
                 factory = self.project_logger() if local is None else ""
                 if local is None and factory == "loguru.logger":
                     # A project logging with loguru imports its logger object.
@@ -245,9 +254,15 @@ class LinkFixes:
         if spec is None or not spec.raises:
             return ()  # not a change of contract: nothing raised
         if spec.replaces:
+            if spec.raises == spec.replaces:
+                # A new message for the same class: code no tool reaches that catches it (a
+                # startup probe, a CLI's main printing it for the operator) reads the old text,
+                # the transport's reason in it: that contract is not the tools' to change, unless
+                # the fix logs the exception (the reason is then in the log).
+                return None if "logger" not in spec.needs and self._caught_outside_the_tools(spec, qual, reached) else ()
             # A raise of another class (`RuntimeError` -> ToolError): code no tool reaches (a
             # daemon, a housekeeping job, a CLI) may depend on the class it raises today.
-            return () if spec.raises == spec.replaces or not self._called_outside_the_server(qual, reached) else None
+            return () if not self._called_outside_the_server(qual, reached) else None
         seen: set[str] = set()
         pending = [qual]
         deletions: list[Edit] = []
@@ -292,6 +307,29 @@ class LinkFixes:
                     return True
         return False
 
+    def _caught_outside_the_tools(self, spec: FixSpec, qual: str, reached: Mapping[str, ToolPaths]) -> bool:
+        """Does a function no tool reaches, in a module of the server (one importing the
+        framework: its start-up check, its `main`), call `qual`, directly or up the calls, inside a
+        `try` that catches the class the fix keeps (`except ApiError as e: print(e)` before
+        `mcp.run()`)? The operator of the running server reads that text; the old one is what it
+        was written for. (A script written without the server, a smoke test, is its developer's,
+        who has the chained cause.)"""
+        caught = self._class_names(spec)
+        seen: set[str] = set()
+        pending = [qual]
+        while pending:
+            current = pending.pop()
+            if current in seen:
+                continue
+            seen.add(current)
+            for caller, edge in self.callers_of(current):
+                if caller not in reached and any(catching_site(guard, caught) is not None for guard in edge.guarded):
+                    if self._imports_framework(self.path_of(caller)):
+                        return True
+                    continue
+                pending.append(caller)
+        return False
+
     def _imports_framework(self, path: str) -> bool:
         """Does the module at `path` import an MCP framework (at its top or deferred)?"""
         summary = next((s for s in self.summaries if s.path == path), None)
@@ -309,6 +347,13 @@ class LinkFixes:
             found = {summary.logger_factory for summary in self.summaries if summary.logger_name}
             self._project_logger = found.pop() if len(found) == 1 else ""
         return self._project_logger
+
+    def project_logs_through_root(self) -> bool:
+        """Do the project's modules that log all do it through the root logger (`logging.info`),
+        none with a logger of its own? Then that is the layout a module without logging follows."""
+        if self._root_logging is None:
+            self._root_logging = any(s.root_logging for s in self.summaries) and not any(s.logger_name for s in self.summaries)
+        return self._root_logging
 
     def _first_party(self, summary: ModuleSummary) -> frozenset[str]:
         """The project's own top-level modules, which isort puts in the first-party section (see

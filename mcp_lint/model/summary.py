@@ -490,6 +490,9 @@ class ModuleSummary:
     # from the project's logging module), qualified; "" for a library's or none. A module that
     # has no logger gets the project's (LinkFixes.project_logger), never a second kind beside it.
     logger_factory: str = ""
+    # The module has no logger of its own and logs through the standard library's root logger
+    # (`logging.error(...)`): a fix logs the same way, never with a second, module logger.
+    root_logging: bool = False
     # Names bound at module level by def, class or assignment (fixes must not shadow them).
     defined_names: set[str] = field(default_factory=set)
     mentions_framework: bool = False

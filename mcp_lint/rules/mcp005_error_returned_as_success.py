@@ -73,7 +73,7 @@ from mcp_lint.rules.handler_fix import (
 )
 from mcp_lint.rules.failure_paths import carries_a_reason, failed_branch, reads_a_reason, reports_only, skips_the_wrapped_call, verdict_or_none
 from mcp_lint.rules.failure_words import is_bulky
-from mcp_lint.rules.messages import ERROR_PREFIX, Message, Placeholder, Text, capitalized
+from mcp_lint.rules.messages import Message, Placeholder, Text, capitalized, label_replacement
 from mcp_lint.rules.results import (
     builder_advice,
     builder_returns_text,
@@ -495,6 +495,10 @@ class FailureValue(Payload):
     what: str  # the failure, as the notes quote it (at most 60 characters)
     stmt: Span  # the statement the fix rewrites (the return, or a branch's assignment)
     msg: str = ""  # the message the fix raises, "" when no fix is offered
+    # The message keeps the text of an exception raised only by a parse of the function's own
+    # arguments (`json.loads(fields_json)`): MCP002 lets it through in a tool, where the fix may
+    # raise it as it is; in a helper MCP002 reports it, and this fix is not offered.
+    parse_text_kept: bool = False
     returned_at: Span | None = None  # the return that sends a value built in a branch
     cause: str = ""  # " from e" / " from None" in an `except`
     # Lines of `kind, text = describe(e)` that only fed the old return (deleted by the fix).
@@ -1777,10 +1781,14 @@ def check_health() -> dict:
         without_body = _without_upstream_body(ctx, fn, ret, message) if message is not None else None
         if message is not None and (_is_container(message) or without_body == ""):
             message = None
+        raw = _raw_text(ret, value, ctx)
+        # The parse's position about the model's own argument ("Expecting ',' delimiter: line 1
+        # column 9") is what it corrects its input with: no MCP002 in a tool, so raised as it is.
+        parse_text_kept = raw and ret.handler is not None and ret.handler.parses_parameters and not _raw_text(ret, value, ctx, bodies_only=True)
         msg = (
             (without_body or _fix_message(ctx, resolved, message, ret.handler, indent_of(ctx, anchor)))
             if message is not None
-            and not _raw_text(ret, value, ctx)
+            and (not raw or parse_text_kept)
             and not _helper_writes(resolved, ret.handler, ctx)
             and not reports_partial_success(fn, ret.handler, resolved, ctx)
             and not never_raises(fn)
@@ -1796,6 +1804,7 @@ def check_health() -> dict:
         payload = FailureValue(
             what=clip(" ".join(description.replace("{}", "…").split()), 60),
             msg=msg,
+            parse_text_kept=parse_text_kept and bool(msg),
             stmt=node_span(ctx, anchor),
             # Reported where the value is built (a branch assigning the returned local): the
             # return that sends it is a related location.
@@ -2027,7 +2036,7 @@ def check_health() -> dict:
             # text stays the exception's: MCP002's finding, not this one's.)
             start, end = payload.stmt
             return FixSpec(Applicability.UNSAFE, "Re-raise the exception (the server sends its text with isError: true)", (Edit(start, end, "raise"), *payload.unbound))
-        if not msg:
+        if not msg or payload.parse_text_kept and not context.is_tool:
             return None
         if payload.siblings_apart and (is_status_tool(context.function) or any(is_status_tool(tool) for tool in context.tools)):
             return None  # a sibling return of the same shape stays the status check's answer
@@ -2573,9 +2582,10 @@ def _label_and_exception(message: cst.BaseExpression, ret: ReturnFact, value: cs
 _EXCEPTION_LABEL = lazy_compile(r"(?i)(?:[a-z]+\s+){0,2}(?:error|exception|failure)s?|")
 
 
-def _raw_text(ret, value: cst.BaseExpression, ctx: FileContext) -> bool:
-    """Does the returned value carry a caught foreign exception's text or an upstream error body?"""
-    if ret.handler is not None and ret.handler.foreign and exception_text_in(value, ret.handler, ctx) is not None:
+def _raw_text(ret, value: cst.BaseExpression, ctx: FileContext, *, bodies_only: bool = False) -> bool:
+    """Does the returned value carry a caught foreign exception's text or an upstream error body
+    (only the latter with `bodies_only`)?"""
+    if not bodies_only and ret.handler is not None and ret.handler.foreign and exception_text_in(value, ret.handler, ctx) is not None:
         return True
     bases = status_bases(ret.conditions, ctx)
     return bool(bases) and upstream_body(value, bases) is not None
@@ -2593,12 +2603,16 @@ def _error_label(ctx: FileContext, message: cst.BaseExpression) -> tuple[Span, s
         raw, opening = first.parts[0].value, len(first.start)
     else:
         return None
-    match = ERROR_PREFIX.match(raw)
-    if match is None or len(first.end if type(first) is cst.FormattedString else first.quote) == 3:
+    replacement = label_replacement(raw)
+    if replacement is None or len(first.end if type(first) is cst.FormattedString else first.quote) == 3:
         return None
+    length, label = replacement
     where = ctx.range(first)
     column = where.start.column + 1 + opening
-    rest = raw[match.end() :]
+    rest = raw[length:]
+    if label:
+        # "Error: getting X" -> "Error getting X": the label is what says it failed.
+        return (Location(where.start.line, column), Location(where.start.line, column + length)), label
     capital = rest[:1].upper() if capitalized(rest) != rest else ""
-    end = column + match.end() + (1 if capital else 0)
+    end = column + length + (1 if capital else 0)
     return (Location(where.start.line, column), Location(where.start.line, end)), capital

@@ -17,6 +17,7 @@ from typing import Callable
 import libcst as cst
 
 from mcp_lint.lazy_re import lazy_compile
+from mcp_lint.vocabulary import FAILURE_ANYWHERE, FAILURE_OPENING
 
 # What introduces a removed placeholder: spaces, ": ", " - ", "; ", "=", escaped line breaks.
 # Full-width punctuation too: a message written in another script ends its label with "：".
@@ -34,6 +35,33 @@ _DANGLING_LABEL = lazy_compile(rf"(?i)(?:^|(?<=[(\[])|[;,.]\s*(?:got\s+|with\s+)
 ERROR_PREFIX = lazy_compile(
     r"^\s*(?:[\u274c\u26a0\U0001f6ab]\ufe0f?\s*)?(?:\*\*|__)?\[?(?:error|err)\]?(?:\*\*|__)?\s*(?::|-|–|—)\s*(?:\*\*|__)?\s*", re.I
 )
+# A phrase that names an activity, not its failure ("getting holder info for {}"): without its
+# "Error:" label it reads as a progress note. ("Missing", "Nothing" and the like say the failure.)
+_ACTIVITY = lazy_compile(
+    r"(?i)^(?!(?:missing|nothing|something|anything|during|pending|remaining|existing|string|warning|incoming|outgoing)\b)[a-z]+ing\b"
+)
+# The plain label, which can stay as the sentence's first word ("Error: getting X" -> "Error getting X").
+_PLAIN_LABEL = lazy_compile(r"(?i)^\s*(error)\s*(?::|-|–|—)\s*$")
+
+
+def label_replacement(raw: str, words: str | None = None) -> tuple[int, str] | None:
+    """What replaces the leading "Error:" label of `raw` (a message's first literal), as (the
+    label's length, the new text): "" when the rest says what failed ("Note 3 not found"); the
+    label's word alone when the rest names only an activity ("Error: getting X for {}" ->
+    "Error getting X for {}": the author's words, still saying it failed). None when there is no
+    label, or it is one that cannot become a word of the sentence (markdown, a warning sign).
+    `words` is the whole message as read, when more than `raw` follows."""
+    match = ERROR_PREFIX.match(raw)
+    if match is None:
+        return None
+    rest = raw[match.end() :]
+    said = rest if words is None else ERROR_PREFIX.sub("", words, count=1)
+    if _ACTIVITY.match(rest) and not FAILURE_ANYWHERE.search(said) and not FAILURE_OPENING.match(said):
+        plain = _PLAIN_LABEL.match(match.group())
+        return (match.end(), plain.group(1) + " ") if plain is not None else None
+    return match.end(), ""
+
+
 _OPENERS = {"(": ")", "[": "]", "{": "}", "'": "'", '"': '"'}
 # Format specs that mean the same in printf style (`{x:.2f}` -> `%.2f`).
 _PRINTF_SPEC = lazy_compile(r"^\d*(?:\.\d+)?[dfeEgGxXo]?$")
@@ -164,10 +192,14 @@ class Message:
         if not self.parts or not self.parts[0].pieces or not isinstance(self.parts[0].pieces[0], Text):
             return
         first = self.parts[0].pieces[0]
-        rest = ERROR_PREFIX.sub("", first.raw, count=1)
-        if rest == first.raw or not (rest or len(self.parts[0].pieces) > 1):
+        replacement = label_replacement(first.raw, self.words())
+        if replacement is None:
             return
-        first.raw = capitalized(rest)
+        length, label = replacement
+        rest = first.raw[length:]
+        if not (rest or len(self.parts[0].pieces) > 1):
+            return
+        first.raw = label + rest if label else capitalized(rest)
 
     def append_context(self, items: list[tuple[str, str]]) -> None:
         """` (page_id: {page_id}, version: {version})`: values the old error result carried."""
