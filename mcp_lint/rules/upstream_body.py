@@ -17,7 +17,7 @@ from mcp_lint.model.library_tables import MODEL_VALIDATORS, parses_its_input
 from mcp_lint.model.names import dotted, last_name, root_of, unwrap_await
 from mcp_lint.model.walk import descendants
 from mcp_lint.rules.base import FileContext
-from mcp_lint.rules.exception_text import decoded_response, decodes_a_reply, leaving_tests, response_slots, upstream_body
+from mcp_lint.rules.exception_text import PROCESS_OUTPUT_ATTRS, PROCESS_OUTPUT_METHODS, decoded_response, decodes_a_reply, leaving_tests, response_slots, upstream_body
 from mcp_lint.vocabulary import FAILURE_STATUS_WORDS, REPLY_CODE_FIELDS, REPLY_ERROR_FIELDS, REPLY_STATUS_FIELDS, REPLY_SUCCESS_FLAGS, SUCCESS_STATUS_WORDS
 
 
@@ -56,7 +56,13 @@ def body_through_locals(
     # sends the text itself, the describer is reported in its own body when the response it is
     # handed was found failed (one flow).
     describe = describers and depth == 0
-    found = upstream_body(value, bases) or _reply_field(value, bases) or _worded_reply(value, bases, fn, ctx) or (_describer_call(value, bases, ctx) if describe else None)
+    found = (
+        upstream_body(value, bases)
+        or _reply_field(value, bases)
+        or _worded_reply(value, bases, fn, ctx)
+        or _process_output(value, bases, fn, ctx)
+        or (_describer_call(value, bases, ctx) if describe else None)
+    )
     if found is not None:
         return found
     assigned = _local_values(fn, ctx)
@@ -75,7 +81,13 @@ def body_through_locals(
                 sources = assigned[name]
                 checked = 0  # sources[:checked] are known to be above the read
                 for at, source in enumerate(sources):
-                    found = upstream_body(source, bases) or _reply_field(source, bases) or _worded_reply(source, bases, fn, ctx) or (_describer_call(source, bases, ctx) if describe else None)
+                    found = (
+                        upstream_body(source, bases)
+                        or _reply_field(source, bases)
+                        or _worded_reply(source, bases, fn, ctx)
+                        or _process_output(source, bases, fn, ctx)
+                        or (_describer_call(source, bases, ctx) if describe else None)
+                    )
                     if found is None and not _locals_read(source, ctx) & assigned.keys():
                         continue
                     # Only assignments written above the read can have filled it (a loop's later
@@ -87,6 +99,55 @@ def body_through_locals(
                         return found
                     deeper.append(source)
         frontier = deeper
+    return None
+
+
+def communicated(fn: FunctionFacts, ctx: FileContext) -> dict[str, str]:
+    """The locals a process's `communicate()` fills, by the process they hold the output of
+    (`out, err = await proc.communicate()`, also inside `asyncio.wait_for(...)`): memoised."""
+    return ctx.per_node("communicated", fn.node, lambda: _communicated(fn))
+
+
+def _communicated(fn: FunctionFacts) -> dict[str, str]:
+    found: dict[str, str] = {}
+    for node in descendants(fn.node.body, into_scopes=False):
+        if type(node) is not cst.Assign or len(node.targets) != 1 or type(node.targets[0].target) not in (cst.Tuple, cst.List):
+            continue
+        call = unwrap_await(node.value)
+        if type(call) is cst.Call and not _communicates(call) and call.args:
+            call = unwrap_await(call.args[0].value)  # `asyncio.wait_for(proc.communicate(), timeout)`
+        if type(call) is not cst.Call or not _communicates(call):
+            continue
+        process = dotted(call.func.value)  # type: ignore[attr-defined]
+        if not process:
+            continue
+        for element in node.targets[0].target.elements:
+            if type(element.value) is cst.Name and element.value.value != "_":
+                found[element.value.value] = process
+    return found
+
+
+def process_output(body: cst.CSTNode, ctx: FileContext) -> bool:
+    """Is the body found (by body_through_locals) a process's output rather than a reply's?"""
+    if type(body) is cst.Attribute:
+        return body.attr.value in PROCESS_OUTPUT_ATTRS
+    facts = ctx.current_facts
+    return type(body) is cst.Name and facts is not None and body.value in communicated(facts, ctx)
+
+
+def _communicates(call: cst.Call) -> bool:
+    return type(call.func) is cst.Attribute and call.func.attr.value in PROCESS_OUTPUT_METHODS
+
+
+def _process_output(value: cst.CSTNode, processes: set[str], fn: FunctionFacts, ctx: FileContext) -> cst.Name | None:
+    """A local `communicate()` filled from a process found failed (`err.decode()` under `if
+    proc.returncode != 0:`): that process's output."""
+    filled = communicated(fn, ctx)
+    if not filled or not processes & set(filled.values()):
+        return None
+    for node in descendants(value):
+        if type(node) is cst.Name and filled.get(node.value) in processes:
+            return node
     return None
 
 
