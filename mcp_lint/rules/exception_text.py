@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import builtins
 from dataclasses import dataclass, replace
-from typing import Collection, Iterable, Iterator
+from typing import Collection, Iterable, Iterator, Sequence
 
 import libcst as cst
 
@@ -393,18 +393,34 @@ def _left_on_success_tests(fn: FunctionFacts, node: cst.CSTNode) -> list[cst.Bas
 
 
 def leaving_tests(fn: FunctionFacts, node: cst.CSTNode) -> list[cst.BaseExpression]:
-    """The tests of the top-level `if`s (without `else`) before the statement holding `node`
-    whose branch always leaves the function (`_leaves`); none when `node` is not under the
-    function's top-level block."""
+    """The tests of the `if`s (without `else`) before the statement holding `node` whose branch
+    always leaves the function (`_leaves`), in the function's top-level block and in each `try`
+    or `with` body (or `if` branch) on the way down to `node` (`try: data = r.json(); if
+    data["status"] == "ok": return ...` then the failure); none when `node` is not there."""
     tests: list[cst.BaseExpression] = []
-    for statement in fn.node.body.body:
-        if holds(statement, node, into_scopes=False):
-            return tests
-        if type(statement) is not cst.If or statement.orelse is not None:
-            continue
-        if _leaves(statement.body):
-            tests.append(statement.test)
-    return []
+    block: Sequence[cst.BaseStatement] = fn.node.body.body
+    while True:
+        for statement in block:
+            if holds(statement, node, into_scopes=False):
+                inner = _block_holding(statement, node)
+                if inner is None:
+                    return tests
+                block = inner
+                break
+            if type(statement) is cst.If and statement.orelse is None and _leaves(statement.body):
+                tests.append(statement.test)
+        else:
+            return []
+
+
+def _block_holding(statement: cst.BaseStatement, node: cst.CSTNode) -> Sequence[cst.BaseStatement] | None:
+    """The statements of the `try` body, `with` body or `if` branch of `statement` that hold
+    `node` (what runs there ran the statements before it in that block), None otherwise."""
+    if type(statement) in (cst.Try, cst.With, cst.If):
+        body = statement.body  # type: ignore[attr-defined]
+        if type(body) is cst.IndentedBlock and holds(body, node, into_scopes=False):
+            return body.body
+    return None
 
 
 def _leaves(block: cst.BaseSuite) -> bool:

@@ -678,7 +678,7 @@ async def get_forecast(city: str) -> str:
             bases = {base for base in bases if not _stored_again_since_tested(fn, base, conditions, node, ctx)}
             # Raised, or returned as a failure report (`return {"success": False, "error": ...}`),
             # after the function left on the response's success: there, the response failed.
-            if not bases and (variant.startswith("raise") or (variant == "return" and failure_message_of(value, ctx) is not None)):
+            if not bases and (variant.startswith("raise") or (variant == "return" and _reports_a_failure(value, ctx))):
                 bases = left_on_success(fn, node, ctx) | _replies_left_on_success(fn, node, ctx)
             sent = value
             if not bases and variant.startswith("raise"):
@@ -1404,6 +1404,14 @@ def _line_of(node: cst.CSTNode, ctx: FileContext) -> int | None:
         return ctx.start_line(node)
     except KeyError:
         return None
+
+
+def _reports_a_failure(value: cst.BaseExpression, ctx: FileContext) -> bool:
+    """A returned failure, or a tuple one of whose items is one (`return {"status": "error",
+    "message": message}, False`: an envelope and a flag the caller reads)."""
+    if failure_message_of(value, ctx) is not None:
+        return True
+    return type(value) is cst.Tuple and any(failure_message_of(el.value, ctx) is not None for el in value.elements)
 
 
 def _whole_body(body: cst.CSTNode) -> bool:

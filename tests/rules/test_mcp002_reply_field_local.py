@@ -24,8 +24,8 @@ class QueryError(Exception):
 """)
 
 
-def _messages(source: str) -> list[str]:
-    return [said(f).splitlines()[0] for f in check(HEADER + source) if f.code == "MCP002"]
+def _messages(source: str, header: str = HEADER) -> list[str]:
+    return [said(f).splitlines()[0] for f in check(header + source) if f.code == "MCP002"]
 
 
 def test_error_field_local_tested_by_truthiness() -> None:
@@ -74,4 +74,49 @@ def job_stage(job_id: str) -> str:
     if count:
         return f"Counted: {data.get('note')}"
     return "done"
+""")
+
+
+def test_failure_after_leaving_on_success_inside_a_try_returned_in_an_envelope_tuple() -> None:
+    # The early return on the reply's success sits in the `try` body, and the failure is the
+    # first item of an (envelope, retryable) tuple the caller reads.
+    assert _messages("""\
+def _once(endpoint: str):
+    try:
+        response = httpx.get(f"https://n.invalid/{endpoint}")
+        data: dict = response.json()
+        if data.get("status") == "success":
+            return {"status": "success", "data": data}, False
+        message = data.get("message") or "Unknown error."
+        return {"status": "error", "message": message}, False  # expect: MCP002
+    except httpx.HTTPError:
+        return {"status": "error", "message": "request failed"}, True
+
+
+@mcp.tool()
+def headlines(topic: str) -> dict:
+    \"\"\"Headlines.\"\"\"
+    envelope, _ = _once(topic)
+    return envelope
+""", HEADER.replace("  # expect: MCP007", "")) == ["Helper '_once' returns an upstream error body (data.get(\"message\")) as a normal result"]
+
+
+def test_success_tuple_and_a_status_left_on_in_another_branch_are_silent() -> None:
+    check(HEADER.replace("  # expect: MCP007", "") + """\
+def _once(endpoint: str):
+    try:
+        response = httpx.get(f"https://n.invalid/{endpoint}")
+        data: dict = response.json()
+        if data.get("count") == 0:
+            return {"status": "success", "data": []}, False
+        return {"status": "success", "data": data.get("message")}, False
+    except httpx.HTTPError:
+        return {"status": "error", "message": "request failed"}, True
+
+
+@mcp.tool()
+def headlines(topic: str) -> dict:
+    \"\"\"Headlines.\"\"\"
+    envelope, _ = _once(topic)
+    return envelope
 """)
