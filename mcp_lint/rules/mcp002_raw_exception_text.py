@@ -1266,7 +1266,7 @@ async def get_forecast(city: str) -> str:
         message = f"{context.subject} {claim}"
         help_text = "Log the exception; say which operation failed and what the next call can change"
         if payload.exc == FAILED_PROCESS:
-            help_text = "Log the process's output; say which operation failed, with its exit status, and what the next call can change"
+            help_text = "Log the output; say which operation failed, its exit status, and what the next call can change"
         if payload.result_fix:
             # An error result from the 2.x low-level handler: offered where every candidate
             # release delivers it (the linker's framework rows), never a raise there.
