@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import builtins
 from dataclasses import dataclass, replace
-from typing import Collection, Iterable, Iterator
+from typing import Collection, Iterable, Iterator, Sequence
 
 import libcst as cst
 
@@ -28,6 +28,13 @@ _STATUS_ATTRS = frozenset({"status_code", "ok", "is_success", "is_error", "statu
 # Not `reason_phrase`: the status line's reason is the fixed name of the status code ("Not
 # Found"), no text the upstream wrote about this failure.
 _BODY_ATTRS = frozenset({"text", "content", "json", "body"})
+# A finished process is a source of the same kind as a response: its exit status says whether it
+# failed (`result.returncode != 0`, `if proc.returncode:`; a remote command's `exit_code`), and
+# what it wrote is its body (`result.stderr`, `proc.stdout`, or the pair `proc.communicate()`
+# hands back). Zero is success, any other status a failure.
+EXIT_STATUS_ATTRS = frozenset({"returncode", "exit_code", "exit_status"})
+PROCESS_OUTPUT_ATTRS = frozenset({"stdout", "stderr"})
+PROCESS_OUTPUT_METHODS = frozenset({"communicate"})
 
 
 def is_tool_error_raise(exc: cst.BaseExpression | None, ctx: FileContext) -> bool:
@@ -240,10 +247,56 @@ def _status_class_divisor(expr: cst.BaseExpression) -> int:
     return 1
 
 
+def _exit_status_read(expr: cst.BaseExpression, held: dict[str, cst.BaseExpression] | None) -> bool:
+    """`proc.returncode` (or a local assigned once from it: `rc = proc.returncode`)."""
+    if type(expr) is cst.Name and held is not None:
+        expr = held.get(expr.value, expr)
+    return type(expr) is cst.Attribute and expr.attr.value in EXIT_STATUS_ATTRS
+
+
+def _exit_test(cond: cst.BaseExpression, held: dict[str, cst.BaseExpression] | None = None) -> bool | None | str:
+    """For a test of a process's exit status: True when it holds only on success
+    (`proc.returncode == 0`, `not proc.returncode`), False when only on failure (`!= 0`, a
+    non-zero status, the status's truthiness), None when it does not tell; "" when `cond` reads
+    no exit status (the caller judges it as a response's status)."""
+    if type(cond) is cst.UnaryOperation and type(cond.operator) is cst.Not:
+        inner = _exit_test(cond.expression, held)
+        return inner if inner == "" or inner is None else not inner
+    if _exit_status_read(cond, held):
+        return False  # `if proc.returncode:`
+    if type(cond) is not cst.Comparison or len(cond.comparisons) != 1 or not _exit_status_read(cond.left, held):
+        return ""
+    target = cond.comparisons[0]
+    operator = type(target.operator)
+    if operator in (cst.In, cst.NotIn) and type(target.comparator) in (cst.Tuple, cst.List, cst.Set):
+        numbers = [_status_number(el.value) for el in target.comparator.elements]
+        if numbers == [0]:
+            return operator is cst.In
+        return False if operator is cst.In and numbers and all(n is not None and n != 0 for n in numbers) else None
+    number = _status_number(target.comparator)
+    if number is None:
+        return None
+    if operator in (cst.Equal, cst.Is):
+        return number == 0
+    if operator in (cst.NotEqual, cst.IsNot):
+        return False if number == 0 else None
+    if operator is cst.GreaterThan:
+        return False if number >= 0 else None
+    if operator is cst.GreaterThanEqual:
+        return False if number >= 1 else None
+    if operator is cst.LessThan:
+        return False if number <= 0 else None
+    return None
+
+
 def _success_test(cond: cst.BaseExpression) -> bool | None:
     """True when `cond` holds only for a successful response (`resp.status_code == 200`,
     `resp.ok`, `200 <= r.status < 300`), False when it holds only for a failed one, None when
-    it does not tell (the branch is then read as a failure branch, as before)."""
+    it does not tell (the branch is then read as a failure branch, as before). A process's exit
+    status is read as its own kind (`_exit_test`)."""
+    exit_test = _exit_test(cond)
+    if exit_test != "":
+        return exit_test  # type: ignore[return-value]
     if type(cond) is cst.UnaryOperation and type(cond.operator) is cst.Not:
         inner = _success_test(cond.expression)
         return None if inner is None else not inner
@@ -295,9 +348,14 @@ def status_bases(conditions: tuple[cst.BaseExpression, ...], ctx: FileContext) -
 def _condition_bases(cond: cst.BaseExpression, ctx: FileContext) -> frozenset[str]:
     """What one condition tests the failure of; once per condition and file: the returns and
     raises of a branch share its conditions, and MCP002 and MCP005 ask of each of them."""
-    return ctx.per_node(
-        "status_bases", cond, lambda: frozenset() if _success_test(cond) else frozenset(_tested_responses(cond, ctx))
-    )
+    return ctx.per_node("status_bases", cond, lambda: frozenset() if _succeeds(cond, ctx) else frozenset(_tested_responses(cond, ctx)))
+
+
+def _succeeds(cond: cst.BaseExpression, ctx: FileContext) -> bool | None:
+    """_success_test, with an exit status also read through a local (`rc = proc.returncode`)."""
+    facts = ctx.current_facts
+    exit_test = _exit_test(cond, facts.single_assignments if facts is not None else None)
+    return _success_test(cond) if exit_test == "" else exit_test  # type: ignore[return-value]
 
 
 def _tested_responses(cond: cst.BaseExpression, ctx: FileContext) -> set[str]:
@@ -308,9 +366,9 @@ def _tested_responses(cond: cst.BaseExpression, ctx: FileContext) -> set[str]:
     for node in descendants(cond):
         if type(node) is cst.Name and facts is not None:
             held = facts.single_assignments.get(node.value)
-            if type(held) is cst.Attribute and held.attr.value in _STATUS_ATTRS:
+            if type(held) is cst.Attribute and held.attr.value in _STATUS_ATTRS | EXIT_STATUS_ATTRS:
                 node = held
-        if type(node) is cst.Attribute and node.attr.value in _STATUS_ATTRS:
+        if type(node) is cst.Attribute and node.attr.value in _STATUS_ATTRS | EXIT_STATUS_ATTRS:
             base = dotted(node.value)
             if base:
                 bases.add(base)
@@ -335,18 +393,34 @@ def _left_on_success_tests(fn: FunctionFacts, node: cst.CSTNode) -> list[cst.Bas
 
 
 def leaving_tests(fn: FunctionFacts, node: cst.CSTNode) -> list[cst.BaseExpression]:
-    """The tests of the top-level `if`s (without `else`) before the statement holding `node`
-    whose branch always leaves the function (`_leaves`); none when `node` is not under the
-    function's top-level block."""
+    """The tests of the `if`s (without `else`) before the statement holding `node` whose branch
+    always leaves the function (`_leaves`), in the function's top-level block and in each `try`
+    or `with` body (or `if` branch) on the way down to `node` (`try: data = r.json(); if
+    data["status"] == "ok": return ...` then the failure); none when `node` is not there."""
     tests: list[cst.BaseExpression] = []
-    for statement in fn.node.body.body:
-        if holds(statement, node, into_scopes=False):
-            return tests
-        if type(statement) is not cst.If or statement.orelse is not None:
-            continue
-        if _leaves(statement.body):
-            tests.append(statement.test)
-    return []
+    block: Sequence[cst.BaseStatement] = fn.node.body.body
+    while True:
+        for statement in block:
+            if holds(statement, node, into_scopes=False):
+                inner = _block_holding(statement, node)
+                if inner is None:
+                    return tests
+                block = inner
+                break
+            if type(statement) is cst.If and statement.orelse is None and _leaves(statement.body):
+                tests.append(statement.test)
+        else:
+            return []
+
+
+def _block_holding(statement: cst.BaseStatement, node: cst.CSTNode) -> Sequence[cst.BaseStatement] | None:
+    """The statements of the `try` body, `with` body or `if` branch of `statement` that hold
+    `node` (what runs there ran the statements before it in that block), None otherwise."""
+    if type(statement) in (cst.Try, cst.With, cst.If):
+        body = statement.body  # type: ignore[attr-defined]
+        if type(body) is cst.IndentedBlock and holds(body, node, into_scopes=False):
+            return body.body
+    return None
 
 
 def _leaves(block: cst.BaseSuite) -> bool:
@@ -510,8 +584,10 @@ def _decoded_reply(value: cst.BaseExpression, fn: FunctionFacts) -> bool:
 
 
 def upstream_body(value: cst.CSTNode, bases: set[str]) -> cst.CSTNode | None:
+    """The body of a failed response (`resp.text`) or the output of a failed process
+    (`result.stderr`) in `value`, `bases` being the responses and processes found failed."""
     for node in descendants(value):
-        if type(node) is cst.Attribute and node.attr.value in _BODY_ATTRS and dotted(node.value) in bases:
+        if type(node) is cst.Attribute and node.attr.value in _BODY_ATTRS | PROCESS_OUTPUT_ATTRS and dotted(node.value) in bases:
             return node
     return None
 

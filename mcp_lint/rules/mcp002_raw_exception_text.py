@@ -119,6 +119,7 @@ from mcp_lint.rules.upstream_body import (
     item_holding,
     name_read,
     parsed_params,
+    process_output,
     failed_replies_in,
     reply_failure_test,
     status_failed_replies,
@@ -677,7 +678,7 @@ async def get_forecast(city: str) -> str:
             bases = {base for base in bases if not _stored_again_since_tested(fn, base, conditions, node, ctx)}
             # Raised, or returned as a failure report (`return {"success": False, "error": ...}`),
             # after the function left on the response's success: there, the response failed.
-            if not bases and (variant.startswith("raise") or (variant == "return" and failure_message_of(value, ctx) is not None)):
+            if not bases and (variant.startswith("raise") or (variant == "return" and _reports_a_failure(value, ctx))):
                 bases = left_on_success(fn, node, ctx) | _replies_left_on_success(fn, node, ctx)
             sent = value
             if not bases and variant.startswith("raise"):
@@ -1076,7 +1077,8 @@ async def get_forecast(city: str) -> str:
         """An upstream error body sent by `node`: reported there, where the text is put
         together (the locals that carry the body on the way are the same flow). `body_param`:
         the parameter holding the response, in a helper its callers hand a failed one."""
-        payload = RawText(exc="upstream response", body=ctx.code(body), body_param=body_param)
+        source = FAILED_PROCESS if process_output(body, ctx) else "upstream response"
+        payload = RawText(exc=source, body=ctx.code(body), body_param=body_param)
         class_qual = ""
         if variant == "raise-other" and type(value) is cst.Call:
             cls = last_name(raised_class(value, ctx) or "")
@@ -1212,6 +1214,8 @@ async def get_forecast(city: str) -> str:
         notes: list[str] = []
         if payload.traceback:
             what = "a traceback"
+        elif variant.endswith("-body") and payload.exc == FAILED_PROCESS:
+            what = f"the output of a failed process ({payload.body})"
         elif variant.endswith("-body"):
             what = f"an upstream error body ({payload.body})"
         elif variant.endswith("-param"):
@@ -1261,6 +1265,8 @@ async def get_forecast(city: str) -> str:
             notes.append("the model reads a ToolError's text verbatim")
         message = f"{context.subject} {claim}"
         help_text = "Log the exception; say which operation failed and what the next call can change"
+        if payload.exc == FAILED_PROCESS:
+            help_text = "Log the output; say which operation failed, its exit status, and what the next call can change"
         if payload.result_fix:
             # An error result from the 2.x low-level handler: offered where every candidate
             # release delivers it (the linker's framework rows), never a raise there.
@@ -1317,6 +1323,10 @@ async def get_forecast(city: str) -> str:
         also = (related_at(span, "the same body is sent here too") for span in payload.also_sent)
         related = (*related, *(r for r in also if r is not None))
         return Rendered(message, fix, help=help_text, notes=tuple(notes), related=related)
+
+
+# The source named by a finding on what a process whose exit status says it failed wrote.
+FAILED_PROCESS = "failed process"
 
 
 # Why a finding has no fix when the clause's text carries the project's own advice and the clause
@@ -1394,6 +1404,14 @@ def _line_of(node: cst.CSTNode, ctx: FileContext) -> int | None:
         return ctx.start_line(node)
     except KeyError:
         return None
+
+
+def _reports_a_failure(value: cst.BaseExpression, ctx: FileContext) -> bool:
+    """A returned failure, or a tuple one of whose items is one (`return {"status": "error",
+    "message": message}, False`: an envelope and a flag the caller reads)."""
+    if failure_message_of(value, ctx) is not None:
+        return True
+    return type(value) is cst.Tuple and any(failure_message_of(el.value, ctx) is not None for el in value.elements)
 
 
 def _whole_body(body: cst.CSTNode) -> bool:

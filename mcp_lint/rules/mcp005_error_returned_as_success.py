@@ -49,6 +49,7 @@ from mcp_lint.rules.exception_text import (
     exception_handed_to,
     exception_text_in,
     failure_handed_to,
+    left_on_success,
     looks_like_exception_param,
     param_text_outside_helpers,
     reported_down,
@@ -2534,6 +2535,8 @@ def _without_upstream_body(ctx: FileContext, fn: FunctionFacts, ret: ReturnFact,
     status (`except ValueError:` around `resp.json()`), its body is what the upstream sent
     instead of an answer: raised, MCP002 reports it, so the raise goes without it too."""
     bases = status_bases(ret.conditions, ctx) | failed_replies(ret.conditions, fn, ctx) | failed_replies_in(ret.handler)
+    # Returned after the function left on the response's (or process's) success: there it failed.
+    bases |= left_on_success(fn, ret.node, ctx)
     if not bases or body_through_locals(message, bases, fn, ctx) is None:
         return None
     source = _value_in_block(fn, ret.node, message) if type(message) is cst.Name else message

@@ -7,7 +7,7 @@ of another rule behind.
 
 from __future__ import annotations
 
-from typing import Iterator, Sequence
+from typing import Iterator, Mapping, Sequence
 
 import libcst as cst
 
@@ -17,7 +17,7 @@ from mcp_lint.model.library_tables import MODEL_VALIDATORS, parses_its_input
 from mcp_lint.model.names import dotted, last_name, root_of, unwrap_await
 from mcp_lint.model.walk import descendants
 from mcp_lint.rules.base import FileContext
-from mcp_lint.rules.exception_text import decoded_response, decodes_a_reply, leaving_tests, response_slots, upstream_body
+from mcp_lint.rules.exception_text import PROCESS_OUTPUT_ATTRS, PROCESS_OUTPUT_METHODS, decoded_response, decodes_a_reply, leaving_tests, response_slots, upstream_body
 from mcp_lint.vocabulary import FAILURE_STATUS_WORDS, REPLY_CODE_FIELDS, REPLY_ERROR_FIELDS, REPLY_STATUS_FIELDS, REPLY_SUCCESS_FLAGS, SUCCESS_STATUS_WORDS
 
 
@@ -56,7 +56,13 @@ def body_through_locals(
     # sends the text itself, the describer is reported in its own body when the response it is
     # handed was found failed (one flow).
     describe = describers and depth == 0
-    found = upstream_body(value, bases) or _reply_field(value, bases) or _worded_reply(value, bases, fn, ctx) or (_describer_call(value, bases, ctx) if describe else None)
+    found = (
+        upstream_body(value, bases)
+        or _reply_field(value, bases)
+        or _worded_reply(value, bases, fn, ctx)
+        or _process_output(value, bases, fn, ctx)
+        or (_describer_call(value, bases, ctx) if describe else None)
+    )
     if found is not None:
         return found
     assigned = _local_values(fn, ctx)
@@ -75,7 +81,13 @@ def body_through_locals(
                 sources = assigned[name]
                 checked = 0  # sources[:checked] are known to be above the read
                 for at, source in enumerate(sources):
-                    found = upstream_body(source, bases) or _reply_field(source, bases) or _worded_reply(source, bases, fn, ctx) or (_describer_call(source, bases, ctx) if describe else None)
+                    found = (
+                        upstream_body(source, bases)
+                        or _reply_field(source, bases)
+                        or _worded_reply(source, bases, fn, ctx)
+                        or _process_output(source, bases, fn, ctx)
+                        or (_describer_call(source, bases, ctx) if describe else None)
+                    )
                     if found is None and not _locals_read(source, ctx) & assigned.keys():
                         continue
                     # Only assignments written above the read can have filled it (a loop's later
@@ -87,6 +99,55 @@ def body_through_locals(
                         return found
                     deeper.append(source)
         frontier = deeper
+    return None
+
+
+def communicated(fn: FunctionFacts, ctx: FileContext) -> dict[str, str]:
+    """The locals a process's `communicate()` fills, by the process they hold the output of
+    (`out, err = await proc.communicate()`, also inside `asyncio.wait_for(...)`): memoised."""
+    return ctx.per_node("communicated", fn.node, lambda: _communicated(fn))
+
+
+def _communicated(fn: FunctionFacts) -> dict[str, str]:
+    found: dict[str, str] = {}
+    for node in descendants(fn.node.body, into_scopes=False):
+        if type(node) is not cst.Assign or len(node.targets) != 1 or type(node.targets[0].target) not in (cst.Tuple, cst.List):
+            continue
+        call = unwrap_await(node.value)
+        if type(call) is cst.Call and not _communicates(call) and call.args:
+            call = unwrap_await(call.args[0].value)  # `asyncio.wait_for(proc.communicate(), timeout)`
+        if type(call) is not cst.Call or not _communicates(call):
+            continue
+        process = dotted(call.func.value)  # type: ignore[attr-defined]
+        if not process:
+            continue
+        for element in node.targets[0].target.elements:
+            if type(element.value) is cst.Name and element.value.value != "_":
+                found[element.value.value] = process
+    return found
+
+
+def process_output(body: cst.CSTNode, ctx: FileContext) -> bool:
+    """Is the body found (by body_through_locals) a process's output rather than a reply's?"""
+    if type(body) is cst.Attribute:
+        return body.attr.value in PROCESS_OUTPUT_ATTRS
+    facts = ctx.current_facts
+    return type(body) is cst.Name and facts is not None and body.value in communicated(facts, ctx)
+
+
+def _communicates(call: cst.Call) -> bool:
+    return type(call.func) is cst.Attribute and call.func.attr.value in PROCESS_OUTPUT_METHODS
+
+
+def _process_output(value: cst.CSTNode, processes: set[str], fn: FunctionFacts, ctx: FileContext) -> cst.Name | None:
+    """A local `communicate()` filled from a process found failed (`err.decode()` under `if
+    proc.returncode != 0:`): that process's output."""
+    filled = communicated(fn, ctx)
+    if not filled or not processes & set(filled.values()):
+        return None
+    for node in descendants(value):
+        if type(node) is cst.Name and filled.get(node.value) in processes:
+            return node
     return None
 
 
@@ -215,9 +276,60 @@ def _field_read(expr: cst.BaseExpression) -> tuple[str, str] | None:
     return None
 
 
-def reply_failure_test(cond: cst.BaseExpression) -> str | None:
+# Calls that only normalise a field's value (`str(data.get("status", "")).lower()`).
+_NORMALISERS = frozenset({"str", "lower", "upper", "strip", "casefold"})
+
+
+def _held_field(expr: cst.BaseExpression, held: Mapping[str, cst.BaseExpression]) -> cst.BaseExpression | None:
+    """The reply's field a local assigned once holds (`errors = data.get("errors") if
+    isinstance(data, dict) else None`; `status = str(data.get("status", "")).lower()`), None
+    when it holds something else."""
+    if type(expr) is not cst.Name or expr.value not in held:
+        return None
+    value = held[expr.value]
+    for _ in range(4):
+        if type(value) is cst.IfExp:
+            value = value.body
+        elif type(value) is cst.Call and type(value.func) is cst.Name and value.func.value in _NORMALISERS and len(value.args) == 1:
+            value = value.args[0].value
+        elif type(value) is cst.Call and type(value.func) is cst.Attribute and value.func.attr.value in _NORMALISERS and not value.args:
+            value = value.func.value
+        else:
+            break
+    return value if _field_read(value) is not None else None
+
+
+def _through_held(cond: cst.BaseExpression, held: Mapping[str, cst.BaseExpression] | None) -> cst.BaseExpression:
+    """`cond` with a local that holds a reply's field read as that field (`if errors:` as `if
+    data.get("errors"):`), when the test reads it alone or compares it."""
+    if not held:
+        return cond
+    if type(cond) is cst.UnaryOperation and type(cond.operator) is cst.Not:
+        field = _held_field(cond.expression, held)
+        return cond.with_changes(expression=field) if field is not None else cond
+    if type(cond) is cst.Comparison:
+        field = _held_field(cond.left, held)
+        return cond.with_changes(left=field) if field is not None else cond
+    field = _held_field(cond, held)
+    return field if field is not None else cond
+
+
+def _words(node: cst.BaseExpression) -> set[str] | None:
+    """The lower-cased strings of a literal list, tuple or set (`["failed", "error"]`)."""
+    if type(node) not in (cst.List, cst.Tuple, cst.Set):
+        return None
+    words = [el.value.evaluated_value for el in node.elements if type(el.value) is cst.SimpleString]  # type: ignore[attr-defined]
+    if not words or len(words) != len(node.elements) or not all(isinstance(w, str) for w in words):  # type: ignore[attr-defined]
+        return None
+    return {str(w).lower() for w in words}
+
+
+def reply_failure_test(cond: cst.BaseExpression, held: Mapping[str, cst.BaseExpression] | None = None) -> str | None:
     """The local whose failure a condition tests, when it reads a JSON reply's status field:
-    `data["status"] != "ok"`, `not data.get("success")`, `data.get("error")`, `"error" in data`."""
+    `data["status"] != "ok"`, `not data.get("success")`, `data.get("error")`, `"error" in data`,
+    `data["status"] in ("failed", "error")`; with `held` (the function's locals assigned once),
+    also through a local holding such a field (`errors = data.get("errors")`; `if errors:`)."""
+    cond = _through_held(cond, held)
     negated = type(cond) is cst.UnaryOperation and type(cond.operator) is cst.Not
     inner = cond.expression if negated else cond
     read = _field_read(inner)
@@ -236,6 +348,11 @@ def reply_failure_test(cond: cst.BaseExpression) -> str | None:
             return read[0]  # `data["error"] is not None`: the reply carries an error
         if read is not None and read[1] in REPLY_CODE_FIELDS and type(operator) is cst.NotEqual and type(right) is cst.Integer and right.value == "0":
             return read[0]  # `data.get("errcode", 0) != 0`: a non-zero outcome code
+        words = _words(right) if read is not None and read[1] in REPLY_STATUS_FIELDS else None
+        if words is not None and type(operator) in (cst.In, cst.NotIn):
+            # `status in ["failed", "error"]`; `status not in ("ok", "success")`.
+            failing = words <= FAILURE_STATUS_WORDS if type(operator) is cst.In else words <= SUCCESS_STATUS_WORDS
+            return read[0] if failing else None  # type: ignore[index]
         if read is None or read[1] not in REPLY_STATUS_FIELDS | REPLY_SUCCESS_FLAGS or type(right) not in (cst.SimpleString, cst.Name):
             return None
         word = right.evaluated_value if type(right) is cst.SimpleString else right.value
@@ -247,22 +364,22 @@ def reply_failure_test(cond: cst.BaseExpression) -> str | None:
     return None
 
 
-def reply_success_test(cond: cst.BaseExpression) -> str | None:
+def reply_success_test(cond: cst.BaseExpression, held: Mapping[str, cst.BaseExpression] | None = None) -> str | None:
     """The local whose success a condition tests, when it reads a JSON reply's status field
     (`data["status"] == "ok"`, `data.get("success")`): what `reply_failure_test` finds in the
     opposite test."""
     if type(cond) is cst.UnaryOperation and type(cond.operator) is cst.Not:
-        return reply_failure_test(cond.expression)
+        return reply_failure_test(cond.expression, held)
     if type(cond) is cst.Comparison and len(cond.comparisons) == 1:
         target = cond.comparisons[0]
         opposite = _OPPOSITE.get(type(target.operator))
         if opposite is None:
             return None
-        return reply_failure_test(cond.with_changes(comparisons=[target.with_changes(operator=opposite())]))
-    return reply_failure_test(cst.UnaryOperation(operator=cst.Not(), expression=cond))
+        return reply_failure_test(cond.with_changes(comparisons=[target.with_changes(operator=opposite())]), held)
+    return reply_failure_test(cst.UnaryOperation(operator=cst.Not(), expression=cond), held)
 
 
-_OPPOSITE: dict[type, type] = {cst.Equal: cst.NotEqual, cst.NotEqual: cst.Equal, cst.Is: cst.IsNot, cst.IsNot: cst.Is}
+_OPPOSITE: dict[type, type] = {cst.Equal: cst.NotEqual, cst.NotEqual: cst.Equal, cst.Is: cst.IsNot, cst.IsNot: cst.Is, cst.In: cst.NotIn, cst.NotIn: cst.In}
 
 
 def failed_replies(conditions: Sequence[cst.BaseExpression], fn: FunctionFacts, ctx: FileContext) -> set[str]:
@@ -271,7 +388,7 @@ def failed_replies(conditions: Sequence[cst.BaseExpression], fn: FunctionFacts, 
     failure: a 200 reply that says the call failed."""
     replies: set[str] = set()
     for cond in conjuncts(conditions):  # `isinstance(data, dict) and data.get("success") is False`
-        local = reply_failure_test(cond)
+        local = reply_failure_test(cond, fn.single_assignments)
         if local is not None and _holds_a_reply(local, fn, ctx):
             replies.add(local)
     return replies
@@ -329,7 +446,7 @@ def replies_left_on_success(fn: FunctionFacts, node: cst.CSTNode, ctx: FileConte
     replies: set[str] = set()
     for test in leaving_tests(fn, node):
         for cond in conjuncts((test,)):
-            local = reply_success_test(cond)
+            local = reply_success_test(cond, fn.single_assignments)
             if local is not None and _holds_a_reply(local, fn, ctx):
                 replies.add(local)
     return replies
