@@ -11,6 +11,8 @@ sorts it, slices it). A lookup's local is used whole or by its fields (`return {
 
 from __future__ import annotations
 
+from typing import Callable
+
 import libcst as cst
 
 from mcp_lint.model.facts import FunctionFacts
@@ -61,6 +63,8 @@ def emptied_locals(condition: cst.BaseExpression) -> list[cst.Name]:
             return [length] if length is not None else []
         if type(target.operator) is cst.Equal and type(condition.left) is cst.Name and type(right) in (cst.List, cst.Dict) and not right.elements:
             return [condition.left]
+        if type(target.operator) is cst.Is and type(condition.left) is cst.Name and type(right) is cst.Name and right.value == "None":
+            return [condition.left]
     return []
 
 
@@ -93,18 +97,21 @@ def used_as_collection(fn: FunctionFacts, name: str) -> bool:
     return False
 
 
-def keyed_by(value: cst.BaseExpression, arguments: set[str]) -> bool:
+def keyed_by(value: cst.BaseExpression, is_key: Callable[[cst.Name], bool]) -> bool:
     """Is `value` the entry of a mapping under a key the model gave (`SHELVES.get(name)`,
-    `SHELVES[name]`)? That entry is the record looked up, whatever it holds."""
+    `SHELVES[name]`, `by_host.get(host) or by_host.get("*." + host)`; `is_key` says which names
+    hold the model's key)? That entry is the record looked up, whatever it holds."""
     while type(value) is cst.Await:
         value = value.expression
+    if type(value) is cst.BooleanOperation and type(value.operator) is cst.Or:
+        return keyed_by(value.left, is_key)
     if type(value) is cst.Subscript:
         keys = [element.slice.value for element in value.slice if type(element.slice) is cst.Index]
     elif type(value) is cst.Call and type(value.func) is cst.Attribute and value.func.attr.value == "get" and value.args:
         keys = [value.args[0].value]
     else:
         return False
-    return any(type(key) is cst.Name and key.value in arguments for key in keys)
+    return any(type(key) is cst.Name and is_key(key) for key in keys)
 
 
 def _is_name(node: cst.BaseExpression, name: str) -> bool:

@@ -362,13 +362,32 @@ def _answers_an_empty_listing(fn: FunctionFacts, conditions: tuple[cst.BaseExpre
         value = fn.value_of(name)
         if value is not name and _argument_reshaped(value, arguments):
             continue
-        if value is not name and keyed_by(value, arguments) and not EMPTY_OF_MANY.match((literal_text(message) or "").strip()):
+        if value is not name and keyed_by(value, _holds_an_argument(fn, arguments)) and not EMPTY_OF_MANY.match((literal_text(message) or "").strip()):
             # `plants = SHELVES.get(shelf_name)`: the record of the key the model gave, a list or
             # not; "No shelf found named x" is that lookup's miss ("No plants found on x" is not).
             continue
         if used_as_collection(fn, name.value):
             return True
     return False
+
+
+def _holds_an_argument(fn: FunctionFacts, arguments: set[str]) -> Callable[[cst.Name], bool]:
+    """Whether a name holds an argument of the call, as given or tidied (`host = hostname.strip()`)."""
+    return lambda name: name.value in arguments or ((value := fn.value_of(name)) is not name and _argument_reshaped(value, arguments))
+
+
+def _misses_a_keyed_entry(fn: FunctionFacts, conditions: tuple[cst.BaseExpression, ...]) -> bool:
+    """Does the branch find empty the entry of a mapping under the key the model gave (`entry =
+    by_host.get(host)`, `host` the argument tidied; `if not entry:`)? Then its "No certificate
+    found for x" misses that one record, whatever the function is named: a lookup's miss (a
+    sentence over many things, "No loans found for x", stays an empty listing)."""
+    if not conditions:
+        return False
+    arguments = _arguments(fn)
+    if not arguments:
+        return False
+    is_key = _holds_an_argument(fn, arguments)
+    return any((value := fn.value_of(name)) is not name and keyed_by(value, is_key) for name in emptied_locals(conditions[-1]))
 
 
 def _condition_shapes(conditions: tuple[cst.BaseExpression, ...], fn: FunctionFacts) -> list[str]:
@@ -1669,7 +1688,9 @@ def check_health() -> dict:
                 yield self._error_item(fn, ctx, ret, max(slot, reported), in_handler=reported >= 0)
                 continue
             for resolved, anchor, conditions in _sent_values(fn, ctx, ret, value):
-                latents = self._check_value(fn, ctx, ret, value, resolved, anchor, conditions, conditional, lookup, unpacked)
+                # (A miss of the entry under the model's key is a lookup's, whatever the name says.)
+                missed = lookup or _misses_a_keyed_entry(fn, (*ret.conditions, *conditions))
+                latents = self._check_value(fn, ctx, ret, value, resolved, anchor, conditions, conditional, missed, unpacked)
                 for latent in latents:
                     yield self._judged(latent, fn, ctx, ret, resolved, conditions or above, builds_for_callers)
 

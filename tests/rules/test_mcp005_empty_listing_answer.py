@@ -2,7 +2,8 @@
 not-found words (bench/LABELING-decisions.md D2): what happened decides, not the key. The
 function's shape tells a listing from a lookup, never its name: the branch finds a local empty
 that the success path uses as a collection (iterates, joins, sums, slices). A lookup of one given
-key or id keeps its miss as a failure, under any key."""
+key or id keeps its miss as a failure, under any key, and so does a miss of the entry under the
+model's key in a mapping (`BY_HOST.get(host)`), whatever the function is named."""
 
 from __future__ import annotations
 
@@ -13,6 +14,7 @@ from mcp.server.fastmcp import FastMCP
 
 mcp = FastMCP("tracker")
 SHELVES: dict[str, list[str]] = {}
+BY_HOST: dict[str, dict] = {}
 
 
 class Client:
@@ -64,6 +66,22 @@ def table_names(pattern: str) -> str:
 
 
 @mcp.tool()
+def shelf_history(shelf_name: str) -> str:
+    plants = SHELVES.get(shelf_name.strip())
+    if not plants:
+        return f"No plants found on shelf {shelf_name}."
+    return "\\n".join(plants)
+
+
+@mcp.tool()
+def host_search(text: str) -> str:
+    hits = [h for h in BY_HOST if text in h]
+    if not hits:
+        return f"No certificate found for {text}."
+    return "\\n".join(hits)
+
+
+@mcp.tool()
 def tables_like(pattern: str) -> str:
     tables = client.tables(pattern)
     if not tables:
@@ -100,6 +118,15 @@ def get_shelf(shelf_name: str) -> str:
     if not plants:
         return f"No shelf found named {shelf_name}"  # expect: MCP005
     return ", ".join(plants)
+
+
+@mcp.tool()
+def hostname_history(hostname: str) -> str:
+    host = hostname.strip().lower()
+    entry = BY_HOST.get(host) or BY_HOST.get("*." + host)
+    if not entry:
+        return f"No certificate found for {host}."  # expect: MCP005
+    return f"{entry['name']}: first seen {entry['first']}"
 
 
 @mcp.tool()
