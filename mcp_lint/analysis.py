@@ -49,7 +49,7 @@ from mcp_lint.rules.common import protocol_error_built_by
 from mcp_lint.rules.results import builds_error_results, builds_failures, is_error_builder_name, status_flags
 from mcp_lint.fixing.comments import inner_comments
 from mcp_lint.rules.exception_text import author_raises, decoded_reply_args, exception_raises, failed_response_args, is_validator, project_call
-from mcp_lint.vocabulary import ERROR_KEYS, hint_keys_in
+from mcp_lint.vocabulary import ERROR_KEYS, MESSAGE_KEYS, hint_keys_in
 
 
 
@@ -301,6 +301,7 @@ def _call_edges(
     by_call: dict[int, CallEdge] = {}
     raised = {id(unwrap_await(facts.value_of(r.node.exc))) for r in facts.raises if r.node.exc is not None}
     advice = _advice_calls(facts) if any(call.feeds and call.callee is not None for call in facts.calls) else frozenset()
+    record_parts = _record_parts(facts) if any(call.callee is not None for call in facts.calls) else {}
     body = _BodyNames(facts)
     # The project calls of the body by node: an argument that is one's value (CallEdge.from_results).
     project_calls = {id(c.node): c for c in facts.calls if c.callee is not None}
@@ -363,6 +364,8 @@ def _call_edges(
             # formatter: the test and the failure of its own are what count.)
             rewords=resolved and (call.returned or call.flows or call.feeds) and _value_tested(call, body) and _rewording_check(call, facts),
             advises=id(call.node) in advice,
+            record_key=(part := record_parts.get(id(call.node), ("", False)) if resolved else ("", False))[0],
+            record_message=part[1],
             hands_on=resolved and call.returned and _hands_on(call, facts, body),
             receiver_of=call.receiver_of,
             items_tested=resolved and call.feeds and _items_tested(call, body),
@@ -516,6 +519,26 @@ def _advice_calls(facts: FunctionFacts) -> frozenset[int]:
             if type(value) is cst.Call:
                 found.add(id(value))
     return frozenset(found)
+
+
+def _record_parts(facts: FunctionFacts) -> dict[int, tuple[str, bool]]:
+    """The calls (by id) whose value a dict literal of the function that has an error item holds
+    whole as one of its items, with that item's key and whether it is the record's message (`{"error":
+    status_text(code), "details": details_of(exc)}`): the callee builds a part of the function's
+    own failure record."""
+    found: dict[int, tuple[str, bool]] = {}
+    for node in descendants(facts.node.body, into_scopes=False):
+        if type(node) is not cst.Dict:
+            continue
+        items = {key: element.value for element in node.elements if type(element) is cst.DictElement and (key := string_value(element.key))}
+        if not items.keys() & set(ERROR_KEYS):
+            continue
+        message = next((key for key in (*ERROR_KEYS, *MESSAGE_KEYS) if key in items), None)
+        for key, item in items.items():
+            value = unwrap_await(item)
+            if type(value) is cst.Call:
+                found.setdefault(id(value), (key, key == message))
+    return found
 
 
 def _value_appended(call: CallFact, body: _BodyNames) -> bool:

@@ -162,7 +162,7 @@ FAILURE_ANYWHERE = lazy_compile(
     r"\b(?:not\s+found|does\s+not\s+exist|doesn't\s+exist|is\s+required|are\s+required|failed\s+to|could\s+not|unable\s+to"
     r"|already\s+exists?|not\s+permitted|not\s+allowed|not\s+supported|is\s+not\s+supported|"
     + TIMED_OUT
-    + r"|(?<!\d\s)failed\s*(?:[:;!]|\.?$|\s+(?:with|because|due))|must\s+(?:be|not|have|contain|include|match|start|end)\b"
+    + r"|(?<!\d\s)failed\s*(?:[:;!(]|\.?$|\s+(?:with|because|due))|must\s+(?:be|not|have|contain|include|match|start|end)\b"
     r"|cannot\s+be\s+(?:empty|blank|null|none|negative|zero)|(?:is|are)\s+(?:invalid|not\s+valid)"
     # A refusal that names what is accepted instead: "Only SELECT statements are allowed", "Tool x
     # is excluded from this connection", "Notebook 'a' is not connected".
@@ -228,6 +228,16 @@ EMPTY_RESULT = lazy_compile(
 résultat", "Nenhum item encontrado"): the empty result of a search or a listing, not a failure.
 Matched at the start. "<the named record> not found" is never one (a lookup's miss fails in
 every language)."""
+
+NOTHING_MATCHED = lazy_compile(
+    r"\bnot\s+found\b|\bno\s+match(?:es|ing)?\b|見つかりません|未找到|找不到|没有找到|沒有找到"
+    r"|nicht\s+gefunden|no\s+encontrad[oa]s?\b|introuvables?\b|não\s+encontrad[oa]s?\b",
+    re.IGNORECASE,
+)
+"""A sentence that something was not found or nothing matched ("Table matching 'x' not found",
+"テーブルが見つかりませんでした"), in the six languages: in a function whose success path lists
+what the branch found empty, the empty answer of that listing (a lookup's miss is told apart by
+the function's shape, rules/empty_listing.py)."""
 
 FAILED_OPENING = lazy_compile(r"^\W*(?:error|errors|failed|failure|could\s+not|couldn't|unable\s+to)\b", re.IGNORECASE)
 """How a failure text opens when it stands in a field of a result object ("Error searching docs -

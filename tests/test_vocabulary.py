@@ -107,6 +107,8 @@ SEARCHED: list[tuple[str, str, bool]] = [
     ("FAILURE_ANYWHERE", "The export includes 4 records", False),
     ("FAILURE_ANYWHERE", "Only SELECT statements are allowed", True),
     ("FAILURE_ANYWHERE", "The sync failed: disk full", True),
+    ("FAILURE_ANYWHERE", "Job `{}` failed (status: {}).", True),  # a status word in parentheses after "failed"
+    ("FAILURE_ANYWHERE", "3 failed (see the log)", False),  # a count of failed items
     ("FAILURE_ANYWHERE", "The printer is not connected", True),
     ("FAILURE_ANYWHERE", "Index is out of range", True),
     ("FAILURE_ANYWHERE", "Imported 12 rows, 3 failed", False),  # a count
@@ -161,6 +163,10 @@ SEARCHED: list[tuple[str, str, bool]] = [
     ("EMPTY_RESULT", "Keine Notizen gefunden", True),
     ("EMPTY_RESULT", "Aucune note trouvée", True),
     ("EMPTY_RESULT", "Nenhuma nota encontrada", True),
+    ("NOTHING_MATCHED", "Table matching 'x' not found", True),
+    ("NOTHING_MATCHED", "テーブル 'x' が見つかりませんでした", True),
+    ("NOTHING_MATCHED", "No match for 'x'", True),
+    ("NOTHING_MATCHED", "Tables listed: 3", False),
     ("EMPTY_OF_MANY", "No time entries found for ticket 7", True),
     ("EMPTY_OF_MANY", "No tables found in database 'shop'", True),
     ("EMPTY_OF_MANY", "No note found with id 7", False),

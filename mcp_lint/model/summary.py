@@ -177,6 +177,12 @@ class CallEdge(_DefaultsLeftOut):
     # The caller's own failure report holds the call's value whole as its advice item (`{"error":
     # str(e), "hint": hint_for(name)}`): the callee's text is a suggestion there, not what failed.
     advises: bool = False
+    # The key under which a dict literal of the caller that has an error item holds the call's
+    # value whole (`{"error": status_text(code), "details": details_of(exc)}`: "error", "details"),
+    # "" for none: the callee's text is one part of a failure record the caller builds.
+    record_key: str = ""
+    # With `record_key`: that item is the record's message (its first message key, "error" first).
+    record_message: bool = False
     # The caller tests the call's local and, in that branch alone, returns it as it is, then goes
     # on with its own work (`blocked = confirm(code); if blocked: return blocked; send(...)`):
     # whatever the callee returns there is a refusal of the caller's call.

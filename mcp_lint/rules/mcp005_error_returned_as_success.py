@@ -43,6 +43,7 @@ from mcp_lint.rules.common import (
     toolerror_available,
 )
 from mcp_lint.rules.dispatch_miss import else_of_tool_branches
+from mcp_lint.rules.empty_listing import emptied_locals, keyed_by, says_nothing_matched, used_as_collection
 from mcp_lint.rules.exception_text import (
     HandedOn,
     parameter_handed_to,
@@ -100,6 +101,7 @@ from mcp_lint.rules.results import (
 from mcp_lint.rules.text import clip, is_argument_complaint, is_failure_text, is_single_lookup, starts_as_error
 from mcp_lint.vocabulary import (
     DETAIL_KEYS,
+    EMPTY_OF_MANY,
     ERROR_KEYS,
     EXCHANGE_REPORT_KEYS,
     FAILED_OPENING,
@@ -345,6 +347,48 @@ def _argument_reshaped(value: cst.BaseExpression, arguments: set[str]) -> bool:
             if type(func) is not cst.Attribute or not names_read(func.value) or not names_read(func.value) <= arguments:
                 return False
     return True
+
+
+def _answers_an_empty_listing(fn: FunctionFacts, conditions: tuple[cst.BaseExpression, ...], message: cst.BaseExpression | None) -> bool:
+    """Does the branch answer that a search or listing matched nothing: its innermost test finds a
+    local empty that the function uses as a collection (not an argument, nor one tidied from an
+    argument: `if not ids: return "No ids found"` refuses the call), and the message says nothing
+    was found? (rules/empty_listing.py; a lookup of one key uses its local whole: a failure.)"""
+    if not conditions or not says_nothing_matched(message):
+        return False
+    arguments = _arguments(fn)
+    for name in emptied_locals(conditions[-1]):
+        if name.value in fn.params:
+            continue
+        value = fn.value_of(name)
+        if value is not name and _argument_reshaped(value, arguments):
+            continue
+        if value is not name and keyed_by(value, _holds_an_argument(fn, arguments)) and not EMPTY_OF_MANY.match((literal_text(message) or "").strip()):
+            # `plants = SHELVES.get(shelf_name)`: the record of the key the model gave, a list or
+            # not; "No shelf found named x" is that lookup's miss ("No plants found on x" is not).
+            continue
+        if used_as_collection(fn, name.value):
+            return True
+    return False
+
+
+def _holds_an_argument(fn: FunctionFacts, arguments: set[str]) -> Callable[[cst.Name], bool]:
+    """Whether a name holds an argument of the call, as given or tidied (`host = hostname.strip()`)."""
+    return lambda name: name.value in arguments or ((value := fn.value_of(name)) is not name and _argument_reshaped(value, arguments))
+
+
+def _misses_a_keyed_entry(fn: FunctionFacts, conditions: tuple[cst.BaseExpression, ...]) -> bool:
+    """Does the branch find empty the entry of a mapping under the key the model gave (`entry =
+    by_host.get(host)`, `host` the argument tidied; `if not entry:`)? Then its "No certificate
+    found for x" misses that one record, whatever the function is named: a lookup's miss (a
+    sentence over many things, "No loans found for x", stays an empty listing)."""
+    if not conditions:
+        return False
+    arguments = _arguments(fn)
+    if not arguments:
+        return False
+    is_key = _holds_an_argument(fn, arguments)
+    return any((value := fn.value_of(name)) is not name and keyed_by(value, is_key) for name in emptied_locals(conditions[-1]))
 
 
 def _condition_shapes(conditions: tuple[cst.BaseExpression, ...], fn: FunctionFacts) -> list[str]:
@@ -1033,7 +1077,44 @@ def _tests_a_failed_reply(fn: FunctionFacts, ctx: FileContext, conditions: tuple
     data["ok"]:`)? A status check whose own request failed has no verdict to report."""
     if not conditions or is_reachability_probe(fn.name):
         return False  # a health check's failed probe is its verdict ("unhealthy")
-    return bool(status_bases(conditions, ctx) or failed_replies(conditions, fn, ctx))
+    return bool(status_bases(conditions, ctx) or failed_replies(conditions, fn, ctx)) or _misses_a_reply_field(fn, conditions[-1])
+
+
+def _misses_a_reply_field(fn: FunctionFacts, condition: cst.BaseExpression) -> bool:
+    """`job_id = submitted.get("job", {}).get("id")` then `if job_id is None:`: a field the
+    function's own upstream call should have answered is missing, so that call's reply was
+    incomplete: the call failed, whatever the function checks (a `verify_*` tool's verdict is
+    about what it verifies, not about a reply it could not use)."""
+    # Only `is None`: `if not reply.get("valid"):` reads a verdict the reply states, the check's answer.
+    tested: list[cst.BaseExpression] = []
+    if type(condition) is cst.Comparison and len(condition.comparisons) == 1 and type(condition.comparisons[0].operator) is cst.Is:
+        if _is_none(condition.comparisons[0].comparator):
+            tested.append(condition.left)
+    arguments = _arguments(fn)
+    for node in tested:
+        value = fn.value_of(node) if type(node) is cst.Name else node
+        root = _field_root(value)
+        if root is None or root.value in fn.params:
+            continue
+        answer = unwrap_await(fn.value_of(root))
+        if answer is not root and type(answer) is cst.Call and not (names_read(answer) <= arguments and _argument_reshaped(answer, arguments)):
+            return True
+    return False
+
+
+def _field_root(value: cst.BaseExpression) -> cst.Name | None:
+    """`reply` of `reply.get("a", {}).get("b")` or `reply["a"]["b"]`: the local whose field is read
+    (at least one field read)."""
+    depth = 0
+    while True:
+        if type(value) is cst.Subscript:
+            value = value.value
+        elif type(value) is cst.Call and type(value.func) is cst.Attribute and value.func.attr.value == "get" and value.args:
+            value = value.func.value
+        else:
+            break
+        depth += 1
+    return value if depth and type(value) is cst.Name else None
 
 
 def _returned_whole_by_callers(function: str, project: LinkedProject, reached: Mapping[str, Reach], slot: int = -1, any_caller: bool = False) -> bool:
@@ -1084,6 +1165,28 @@ def _advice_of_callers(function: str, project: LinkedProject, reached: Mapping[s
     about its failure, and the caller's report is the flow's model-facing failure."""
     takers = [edge for caller, edge in project.callers_of(function) if caller in reached and (edge.returned or edge.flows or edge.feeds)]
     return bool(takers) and all(edge.advises for edge in takers)
+
+
+def _part_of_callers_records(function: str, code: str, project: LinkedProject, reached: Mapping[str, Reach]) -> bool:
+    """Does every caller on a tool's path that takes the function's value put it whole in one item
+    of a failure record it builds and reports itself (CallEdge.record_key: `{"error":
+    status_text(code), "details": details_of(exc)}`)? Then the function words a part of the
+    caller's failure value, built where the record is (one flow, D1). Not where the part is the
+    record's message and the caller hands it an exception or a failure it found (`{"error":
+    describe(exc)}`): that describer builds the failure's words, and is the flow's place."""
+    takers = [(caller, edge) for caller, edge in project.callers_of(function) if caller in reached and (edge.returned or edge.flows or edge.feeds)]
+    return bool(takers) and all(
+        edge.record_key
+        and not (edge.record_message and (edge.forwards or edge.failure_params or edge.exc_params))
+        and _reports_its_own_failure(caller, code, project)
+        for caller, edge in takers
+    )
+
+
+def _reports_its_own_failure(function: str, code: str, project: LinkedProject) -> bool:
+    """Has the function a failure value of its own among its findings (before linking)?"""
+    found = project.function(function)
+    return found is not None and any(own.code == code and isinstance(own.payload, FailureValue) for own in found[1].latent)
 
 
 def _exception_parameter(fn: FunctionFacts, ctx: FileContext, value: cst.BaseExpression) -> int:
@@ -1590,7 +1693,9 @@ def check_health() -> dict:
                 yield self._error_item(fn, ctx, ret, max(slot, reported), in_handler=reported >= 0)
                 continue
             for resolved, anchor, conditions in _sent_values(fn, ctx, ret, value):
-                latents = self._check_value(fn, ctx, ret, value, resolved, anchor, conditions, conditional, lookup, unpacked)
+                # (A miss of the entry under the model's key is a lookup's, whatever the name says.)
+                missed = lookup or _misses_a_keyed_entry(fn, (*ret.conditions, *conditions))
+                latents = self._check_value(fn, ctx, ret, value, resolved, anchor, conditions, conditional, missed, unpacked)
                 for latent in latents:
                     yield self._judged(latent, fn, ctx, ret, resolved, conditions or above, builds_for_callers)
 
@@ -1755,6 +1860,10 @@ def check_health() -> dict:
                 yield self.latent(ctx, ret.node, variant="status", route="return", payload=status)
             return
         kind, description, message = found
+        if ret.handler is None and _answers_an_empty_listing(fn, (*ret.conditions, *conditions), message):
+            # `if not cycles: return {"error": "No cycle data available"}` where the success path
+            # lists `cycles`: the listing's empty answer, whatever key carries it (D2).
+            return
         stated = message  # the failure's message as the value states it (the fix may change `message`)
         if resolved is not value and kind == "string" and not in_branch:
             message = value  # `msg = "Error: ..."; return msg` -> raise ToolError(msg)
@@ -1933,6 +2042,8 @@ def check_health() -> dict:
             return None  # every caller intercepts the failure and returns its own: one flow, reported there
         if not reach.is_tool and latent.route == "return" and isinstance(state, Mapping) and _advice_of_callers(function, project, state):
             return None  # every caller sends it as the advice of its own failure report, reported there
+        if not reach.is_tool and latent.route == "return" and isinstance(state, Mapping) and _part_of_callers_records(function, self.code, project, state):
+            return None  # every caller puts it in one item of its own failure record: one flow, reported there
         if payload.passed_from and _reported_at_source(payload.passed_from, self.code, project):
             return None  # the function that built the failure reports it: one finding per flow
         if payload.caller_raises:

@@ -265,7 +265,9 @@ def list_customers(prefix: str) -> list[dict] | str:
         ("campus", "campuses"),
         ("analysis", "analyses"),
         ("bus", "buses"),
-        pytest.param("canvas", "canvases", marks=pytest.mark.xfail(strict=True, reason='"-as" ends singulars (canvas) and plurals (ideas) alike')),
+        # "-as" ends singulars (canvas) and plurals (ideas) alike: the name cannot tell, the
+        # shape does (the entry under the model's key, `CANVASES.get(canvas_id)`, is one record).
+        ("canvas", "canvases"),
     ],
 )
 def test_a_lookup_named_for_a_singular_ending_in_s_is_a_lookup(singular: str, plural: str) -> None:
