@@ -1960,6 +1960,9 @@ class MutationFirst(Payload):
     # Another module's helper that must be a set-up helper for this to be a finding (its call,
     # `out = resolve_output(path)`, or a library's write to what it returned, `image.save(out)`).
     needs_preparer: str = ""
+    # A helper's call followed by validator helpers only (no direct check): a finding only where
+    # the helper's one change is set-up (reported at it), never for a helper that mutates.
+    preparer_only: bool = False
 
 
 class MutationBeforeValidation(Rule):
@@ -2070,6 +2073,8 @@ def set_stock(sku: str, quantity: int) -> str:
 
         # The last step that is a direct check: a helper candidate after it has nothing to find.
         last_check = max((i for i, s in enumerate(steps.steps) if s.check_reads is not None), default=-1)
+        # The last validator call: a set-up helper's call before it may be rejected by it alone.
+        last_validator = max((i for i, s in enumerate(steps.steps) if s.validator is not None), default=-1)
         resume = -1
         # The checks already named by a finding, and whether that finding was a preparation's: a
         # write the same check rejects later (on the next turn of a loop) is a finding of its own.
@@ -2124,14 +2129,17 @@ def set_stock(sku: str, quantity: int) -> str:
                     return
                 # After the last check nothing can reject the call, unless a loop around both
                 # runs that check again for the next item (`for item in items: check; save(item)`).
-                if index >= last_check and (last_check < 0 or not steps.order().loops_back(step, steps.steps[last_check])):
+                if index >= max(last_check, last_validator) and (last_check < 0 or not steps.order().loops_back(step, steps.steps[last_check])):
                     if id(call) not in steps.handed_only and id(call) not in steps.needs_preparer:
                         candidates.append((callee, sys.maxsize))
                     continue
                 found = self._first_check(steps, index, callee)
                 # A helper that may mutate, then a helper that may validate: too much guessing
-                # for one finding; a direct check must follow.
-                if found is not None and not found[-1][1]:
+                # for one finding; a direct check must follow. Not for a helper that may only set
+                # up (`out = resolve_output(path)`, then `check_options(opts)`, then the write):
+                # the linker keeps it only where the helper's one change is that set-up.
+                validators_only = found is not None and bool(found[-1][1]) and (callee not in ctx.model.functions or _prepares_only(callee, ctx))
+                if found is not None and (not found[-1][1] or validators_only):
                     # Whether the call goes on past the check to change something: the helper's
                     # set-up (`makedirs(parent, exist_ok=True)`) is a finding only then.
                     then: tuple[bool, tuple[str, ...]] = (False, ())  # a helper of this module that is no set-up helper
@@ -2142,9 +2150,9 @@ def set_stock(sku: str, quantity: int) -> str:
                         then = changes_after[key]
                         if not then[0] and not then[1]:
                             then = _changes_none_succeeded(steps, index, found[-1][0])
-                    yield self._latent(ctx, steps, index, (callee, call), earlier(index), found, then=then)
+                    yield self._latent(ctx, steps, index, (callee, call), earlier(index), found, then=then, validators_only=validators_only)
                     if id(call) not in steps.handed_only and id(call) not in steps.needs_preparer:
-                        candidates.append((callee, found[-1][0]))
+                        candidates.append((callee, sys.maxsize if validators_only else found[-1][0]))
                 elif id(call) not in steps.handed_only and id(call) not in steps.needs_preparer:
                     candidates.append((callee, sys.maxsize))
 
@@ -2409,6 +2417,7 @@ def set_stock(sku: str, quantity: int) -> str:
         outranked_by: tuple[str, ...] = (),
         prepared_for: tuple[str, ...] = (),
         then: tuple[bool, tuple[str, ...]] = (True, ()),
+        validators_only: bool = False,
     ) -> Latent:
         step = steps.steps[index]
         node = helper[1] if helper is not None else step.mutation_node or step.node
@@ -2435,6 +2444,7 @@ def set_stock(sku: str, quantity: int) -> str:
             handed=steps.handed.get(id(helper[1]), ()) if helper is not None else (),
             handed_only=helper is not None and id(helper[1]) in steps.handed_only,
             needs_preparer=steps.needs_preparer.get(id(node), ""),
+            preparer_only=validators_only,
         )
         statement = step.statement if isinstance(step.statement, (cst.SimpleStatementLine, cst.BaseSmallStatement)) else node
         applicability, edits = self._fix(ctx, steps, index, checks[0][0]) if not checks[0][1] else (None, ())
@@ -2571,6 +2581,8 @@ def set_stock(sku: str, quantity: int) -> str:
         subject = context.subject[0].lower() + context.subject[1:]
         if not inner and effect is not None:
             return self._prepared_by_helper(payload, effect, latent, context, chosen, fix, check_at)
+        if payload.preparer_only:
+            return None  # a helper that may mutate, then only a helper's check: too much guessing
         if not inner or not self._helper_mutates_here(payload, effect.guard(helper) if effect is not None else None):
             return None
         call = Related("", latent.location, latent.end_location, f"{context.subject} calls {payload.helper_name}() here, then rejects the call at line {row}")
