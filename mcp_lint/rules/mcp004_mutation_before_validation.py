@@ -57,6 +57,7 @@ from mcp_lint.model.names import AliasTable, dotted, identifier_words, last_name
 from mcp_lint.model.summary import FunctionSummary, Latent, ParamGuard, Payload, argument_enables
 from mcp_lint.rules.mcp004_helper_effects import HelperEffects, HelperGuard, helper_effects
 from mcp_lint.rules.mcp004_handed_state import argument_for, params_changed
+from mcp_lint.rules.mcp004_memo import is_memo
 from mcp_lint.model.walk import children, descendants
 from mcp_lint.model import effects as fx
 from mcp_lint.rules.base import (
@@ -869,7 +870,14 @@ class _Steps:
         root = name.split(".")[0]
         if root in self.local.state_aliases:
             self.mutate(step, MutationKind(f"changes module-level state ({label}, an item of it)", (name,), effect=Effect.MODULE_STATE), node)
-        elif root in self.module_names and root not in self.local_containers and root not in self.fn.params and not _BOOKKEEPING.search(root) and not fx.AUDIT_RECORDS.search(root):
+        elif (
+            root in self.module_names
+            and root not in self.local_containers
+            and root not in self.fn.params
+            and not _BOOKKEEPING.search(root)
+            and not fx.AUDIT_RECORDS.search(root)
+            and not is_memo(self.ctx, self.fn.node, root)  # a reply memoised by its request (D5)
+        ):
             self.mutate(step, MutationKind(f"changes module-level state ({label})", (name,), effect=Effect.MODULE_STATE), node)
 
     def mutate(self, step: _Step, kind: MutationKind, node: cst.CSTNode) -> None:
