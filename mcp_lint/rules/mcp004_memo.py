@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import libcst as cst
 
+from mcp_lint.model import effects as fx
 from mcp_lint.model.walk import children
 from mcp_lint.rules.base import FileContext
 
@@ -35,16 +36,19 @@ def _memo_owner(module: cst.Module, name: str) -> frozenset[int]:
     owner: cst.FunctionDef | None = None
     lookups: set[str] = set()
     writes: set[str] = set()
-    # (node, its ancestors nearest first (three at most), the innermost function around it)
-    stack: list[tuple[cst.CSTNode, tuple[cst.CSTNode, ...], cst.FunctionDef | None]] = [(module, (), None)]
+    # (node, its ancestors nearest first (three at most), the innermost function around it,
+    # whether it is inside an assignment's or a `del`'s target)
+    stack: list[tuple[cst.CSTNode, tuple[cst.CSTNode, ...], cst.FunctionDef | None, bool]] = [(module, (), None, False)]
     while stack:
-        node, above, function = stack.pop()
+        node, above, function, in_target = stack.pop()
         if type(node) is cst.Name and node.value == name:
             if function is None:
                 if not _defined_at_top(above, node):
                     return frozenset()
                 continue
             use = _use(above, node)
+            if use is not None and use[0] == "lookup" and (in_target or _item_changed(above)):
+                use = None  # `X[k]["n"] = v`, `X[k].append(v)`: an item of the store changed in place
             if use is None:
                 return frozenset()  # handed on, returned or iterated whole: no memo
             kind, key = use
@@ -63,10 +67,18 @@ def _memo_owner(module: cst.Module, name: str) -> frozenset[int]:
                 continue
             if type(node) in (cst.FunctionDef, cst.ClassDef) and child is node.name:
                 continue
-            stack.append((child, (node, *above[:2]), inner))
+            target = in_target or (type(node) in (cst.AssignTarget, cst.AugAssign, cst.AnnAssign) and child is node.target) or type(node) is cst.Del
+            stack.append((child, (node, *above[:2]), inner, target))
     if owner is None or not writes or not writes & lookups:
         return frozenset()
     return frozenset({id(owner)})
+
+
+def _item_changed(above: tuple[cst.CSTNode, ...]) -> bool:
+    """`X[k].append(v)` / `X[k].update(...)`: a method that changes the item looked up."""
+    if len(above) < 3 or type(above[1]) is not cst.Attribute or above[1].value is not above[0]:
+        return False
+    return type(above[2]) is cst.Call and above[1].attr.value in fx.CONTAINER_WRITES
 
 
 def _defined_at_top(above: tuple[cst.CSTNode, ...], node: cst.Name) -> bool:

@@ -911,17 +911,33 @@ class _Steps:
         """`validate(x)` / `y = self._resolve(x)` / `return convert(x)` as a statement of its own: a
         check when the linker finds that the helper rejects its arguments."""
         value: cst.BaseExpression | None = None
-        if type(small) in (cst.Expr, cst.Assign, cst.AnnAssign, cst.Return):
+        if type(small) in (cst.Expr, cst.Assign, cst.AnnAssign, cst.AugAssign, cst.Return):
             value = small.value  # `return _extract_text(result)`: the helper may still reject
         while type(value) is cst.Await:
             value = value.expression
-        if type(value) is cst.Call and step.mutation is None:
-            callee = self.validators.get(id(value))
-            if callee is not None:
-                step.validator = (callee, _Reads([a.value for a in value.args], files=True))
+        if value is None or step.mutation is not None:
+            return
+        call = value if type(value) is cst.Call and id(value) in self.validators else _nested_validator(value, self.validators)
+        if call is not None:
+            step.validator = (self.validators[id(call)], _Reads([a.value for a in call.args], files=True))
 
 
 _BUILTINS = frozenset(dir(builtins))
+
+
+def _nested_validator(value: cst.BaseExpression, validators: Mapping[int, str]) -> cst.Call | None:
+    """A validator's call inside the statement's value that runs whenever the statement does
+    (`args += ["-f", str(local_path(file))]`): not under a conditional expression, a short-circuit
+    operator, a comprehension or a lambda, which may skip it."""
+    stack: list[cst.CSTNode] = [value]
+    while stack:
+        node = stack.pop()
+        if type(node) in (cst.IfExp, cst.BooleanOperation, cst.Lambda, cst.ListComp, cst.SetComp, cst.DictComp, cst.GeneratorExp):
+            continue
+        if type(node) is cst.Call and id(node) in validators:
+            return node
+        stack.extend(reversed(list(children(node))))
+    return None
 
 
 # Project helpers tried as the mutation: those named for doing something (`save_doc`,

@@ -159,3 +159,75 @@ CASES = [
 @pytest.mark.parametrize("body", CASES)
 def test_conversion_validators(body: str) -> None:
     _mcp004(body)
+
+
+# -- a validator's call inside a statement's value (issue 21, blind004g H2) -----------------------
+NESTED = [
+    case(
+        "a-validator-called-inside-a-list-built-for-a-command",
+        """\
+        def inside_root(path: str) -> Path:
+            root = ROOT.resolve()
+            resolved = (root / path).resolve()
+            try:
+                resolved.relative_to(root)
+            except ValueError:
+                raise ToolError("path is outside the notes folder") from None
+            return resolved
+
+
+        @mcp.tool()
+        def render(source: str, out: str) -> str:
+            args = ["render"]
+            (ROOT / out).write_text("pending")  # expect: MCP004
+            args += ["-f", str(inside_root(source))]
+            return subprocess.run(args, capture_output=True, text=True).stdout
+        """,
+    ),
+    case(
+        "a-validator-under-a-conditional-expression-may-not-run",
+        """\
+        def inside_root(path: str) -> Path:
+            root = ROOT.resolve()
+            resolved = (root / path).resolve()
+            try:
+                resolved.relative_to(root)
+            except ValueError:
+                raise ToolError("path is outside the notes folder") from None
+            return resolved
+
+
+        @mcp.tool()
+        def render(source: str, out: str) -> str:
+            args = ["render"]
+            (ROOT / out).write_text("pending")
+            args += ["-f", str(inside_root(source)) if source else "-"]
+            return subprocess.run(args, capture_output=True, text=True).stdout
+        """,
+    ),
+    case(
+        "a-validator-in-a-comprehension-after-a-write-stays-unjudged",
+        """\
+        def inside_root(path: str) -> Path:
+            root = ROOT.resolve()
+            resolved = (root / path).resolve()
+            try:
+                resolved.relative_to(root)
+            except ValueError:
+                raise ToolError("path is outside the notes folder") from None
+            return resolved
+
+
+        @mcp.tool()
+        def render(sources: list[str], out: str) -> str:
+            (ROOT / out).write_text("pending")
+            files = [str(inside_root(s)) for s in sources]
+            return subprocess.run(["render", *files], capture_output=True, text=True).stdout
+        """,
+    ),
+]
+
+
+@pytest.mark.parametrize("body", NESTED)
+def test_nested_validator_calls(body: str) -> None:
+    _mcp004(body)

@@ -112,6 +112,22 @@ CASES = [
             return reply
         """,
     ),
+    case(
+        "an-item-of-the-store-changed-in-place-is-state",
+        """\
+        _REPLIES: dict[str, dict] = {}
+
+
+        @mcp.tool()
+        def tally(city: str, units: str) -> dict:
+            if city not in _REPLIES:
+                _REPLIES[city] = {"calls": []}
+            _REPLIES[city]["calls"].append(units)  # expect: MCP004
+            if units not in ("metric", "imperial"):
+                raise ToolError("units must be metric or imperial")
+            return _REPLIES[city]
+        """,
+    ),
 ]
 
 
