@@ -755,12 +755,14 @@ class _Steps:
                 if param is None or param in self.tested_params() or (param, id(node)) in self.guarded_items():
                     continue
                 arguments = [node.value]
-            elif type(node) is cst.Call and (_parses(node) or _constructs_checked(node, self.ctx)) and node.args:
+            elif type(node) is cst.Call and (_parses(node) or _loads_document(node) or _constructs_checked(node, self.ctx)) and node.args:
                 arguments = [a.value for a in node.args]
             else:
                 continue
-            reads = _Reads(arguments, files=True)
-            if not reads.get() or any(r.split(".")[0] not in params | parts for r in reads.get()):
+            # A loader opens the file its path names: after a write to that file it reads it back.
+            opened = [FILE + r for a in arguments for r in read_names(a)] if type(node) is cst.Call and _loads_document(node) else []
+            reads = _Reads(arguments, files=True, extra=opened)
+            if not reads.get() or any(r.split(".")[0] not in params | parts for r in reads.get() if not r.startswith(FILE)):
                 continue  # only a tool's own argument: a text read from elsewhere may be M's effect
             if self.parse_failure_absorbed():
                 return
@@ -1472,6 +1474,14 @@ def _parses(call: cst.Call) -> bool:
     name = dotted(call.func) or ""
     last = last_name(name) if name else ""
     return name in _PARSER_CALLS or last in _PARSER_METHODS or bool(_PARSER_FORMAT.match(last))
+
+
+def _loads_document(call: cst.Call) -> bool:
+    """A document loader handed a path (`openpyxl.load_workbook(path)`, `Presentation(path)`,
+    `PdfReader(path)`): a file that is no such document raises, rejecting the argument as a
+    parser of its text would (the arguments must be the tool's own: judged by the caller)."""
+    last = last_name(dotted(call.func) or "")
+    return bool(last) and last not in ("load", "parse", "deepcopy") and bool(fx.DOCUMENT_LOADERS.match(last) or fx.DOCUMENT_NEW.match(last))
 
 
 def _constructs_checked(call: cst.Call, ctx: FileContext) -> bool:
