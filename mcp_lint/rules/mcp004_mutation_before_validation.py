@@ -761,6 +761,8 @@ class _Steps:
                 continue
             # A loader opens the file its path names: after a write to that file it reads it back.
             opened = [FILE + r for a in arguments for r in read_names(a)] if type(node) is cst.Call and _loads_document(node) else []
+            if opened and self.handed_to_a_change({r[len(FILE):].split(".")[0] for r in opened}):
+                continue  # `doc.save(path)`, then `Document(path)`: the file saved, loaded back
             reads = _Reads(arguments, files=True, extra=opened)
             if not reads.get() or any(r.split(".")[0] not in params | parts for r in reads.get() if not r.startswith(FILE)):
                 continue  # only a tool's own argument: a text read from elsewhere may be M's effect
@@ -769,6 +771,17 @@ class _Steps:
             step.check_reads, step.check_tests = reads, tuple(arguments)
             step.item_check = type(node) is cst.Subscript
             return
+
+    def handed_to_a_change(self, names: set[str]) -> bool:
+        """Was one of `names` handed to a mutation or a helper's call of an earlier step (the
+        file a save or a helper may have written under that path)?"""
+        for step in self.steps:
+            calls = [step.mutation_node] if step.mutation_node is not None else []
+            calls.extend(call for _, call in step.helper_calls)
+            for call in calls:
+                if type(call) is cst.Call and any(r.split(".")[0] in names for a in call.args for r in read_names(a.value)):
+                    return True
+        return False
 
     def argument_parts(self, params: set[str]) -> frozenset[str]:
         """Locals that hold a part of an argument: an item of it (`ts = outline["title_slide"]`,
