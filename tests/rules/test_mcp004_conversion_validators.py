@@ -225,6 +225,32 @@ NESTED = [
             return subprocess.run(["render", *files], capture_output=True, text=True).stdout
         """,
     ),
+    case(
+        "a-nested-validator-whose-failure-a-clause-records-per-item",
+        """\
+        def inside_root(path: str) -> Path:
+            root = ROOT.resolve()
+            resolved = (root / path).resolve()
+            try:
+                resolved.relative_to(root)
+            except ValueError:
+                raise ToolError("path is outside the notes folder") from None
+            return resolved
+
+
+        @mcp.tool()
+        def export_all(items: list[dict]) -> list:
+            results = []
+            for item in items:
+                try:
+                    out = Path(inside_root(item["out"]))
+                    out.write_text(item["text"])
+                    results.append({"out": str(out), "ok": True})
+                except Exception as exc:
+                    results.append({"error": str(exc)})
+            return results
+        """,
+    ),
 ]
 
 
