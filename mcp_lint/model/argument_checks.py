@@ -11,11 +11,11 @@ every function, so the answer never depends on which rules are selected.
 from __future__ import annotations
 
 import builtins
-import re
 from typing import Sequence
 
 import libcst as cst
 
+from mcp_lint.lazy_re import lazy_compile
 from mcp_lint.model.facts import FunctionFacts
 from mcp_lint.model.mutations import module_level_names, read_names
 from mcp_lint.model.names import AliasTable, dotted
@@ -83,7 +83,7 @@ class ArgumentChecks:
 # Classes a conversion or parse raises for a malformed value (`int("x")`, `json.loads("{")`,
 # `Path(p).relative_to(root)` outside root, a model's ValidationError). Not KeyError/IndexError:
 # a failed lookup says what the state holds, not that the argument was malformed.
-_CONVERSION_ERRORS = re.compile(r"^(?:Value|Type|UnicodeDecode|UnicodeEncode|JSONDecode|Decode|Parse|Parser|Validation|Conversion)\w*Error$|^InvalidOperation$")
+_CONVERSION_ERRORS = lazy_compile(r"^(?:Value|Type|UnicodeDecode|UnicodeEncode|JSONDecode|Decode|Parse|Parser|Validation|Conversion)\w*Error$|^InvalidOperation$")
 
 
 def _rejects_failed_conversion(fn: FunctionFacts, params: set[str], modules: frozenset[str]) -> bool:
