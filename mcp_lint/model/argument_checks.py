@@ -86,6 +86,11 @@ class ArgumentChecks:
 _CONVERSION_ERRORS = lazy_compile(r"^(?:Value|Type|UnicodeDecode|UnicodeEncode|JSONDecode|Decode|Parse|Parser|Validation|Conversion)\w*Error$|^InvalidOperation$")
 
 
+# Methods of a path made from an argument that convert it (`resolved.relative_to(root)`); not a
+# reply's `resp.json()`: a parameter that is a response is no argument of the model's.
+_PATH_CONVERSIONS = frozenset({"relative_to", "resolve", "is_relative_to", "expanduser", "absolute", "with_suffix", "with_name"})
+
+
 def _rejects_failed_conversion(fn: FunctionFacts, params: set[str], modules: frozenset[str]) -> bool:
     """`try: n = int(count) except ValueError: raise ToolError(...)`: a raise in a clause that
     catches only conversion errors, around statements that convert values taken from the
@@ -127,7 +132,7 @@ def _converts_only(body: cst.CSTNode, fed: set[str], modules: frozenset[str]) ->
         if type(node) is cst.Call and type(node.func) is cst.Attribute and node.func.attr.value not in VALUE_METHODS:
             name = dotted(node.func) or ""
             receiver = {n.split(".")[0] for n in read_names(node.func.value)}
-            if name in PURE_CALLS or (receiver and receiver <= fed) or name.split(".")[0] in modules:
+            if name in PURE_CALLS or (receiver and receiver <= fed and node.func.attr.value in _PATH_CONVERSIONS) or name.split(".")[0] in modules:
                 continue
             return False
     return True
