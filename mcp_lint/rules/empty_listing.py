@@ -77,24 +77,86 @@ def _length_of(node: cst.BaseExpression) -> cst.Name | None:
 
 
 def used_as_collection(fn: FunctionFacts, name: str) -> bool:
-    """Does the function read the local `name` as a collection: iterate it (a loop or a
+    """Does the function answer with the local `name` as a collection: iterate it (a loop or a
     comprehension, over it or its `.items()`), hand it to a builtin that reads every item, join
-    it, or slice it? Indexing one item (`rows[0]`) is what a lookup does: not counted."""
+    it, or slice it, where that use reaches what the function returns? Indexing one item
+    (`rows[0]`) is what a lookup does: not counted. A write that walks its matches to change them
+    (`for tag in matching: client.remove(tag)`, then a confirmation) has not listed them: its
+    "No matching tags found" is a refusal of the call, a failure."""
+    returned = _returned_names(fn)
+    return any(_reaches_return(fn, use, returned) for use in _collection_uses(fn, name))
+
+
+def _collection_uses(fn: FunctionFacts, name: str) -> list[cst.CSTNode]:
+    """The statements or expressions that read `name` as a collection (see used_as_collection)."""
+    uses: list[cst.CSTNode] = []
     for node in descendants(fn.node):
         if type(node) in (cst.For, cst.CompFor):
             iterated = node.iter
             if type(iterated) is cst.Call and type(iterated.func) is cst.Attribute and iterated.func.attr.value in _ITERATED_METHODS:
                 iterated = iterated.func.value
             if _is_name(iterated, name):
-                return True
+                uses.append(node)
         elif type(node) is cst.Call and node.args and _is_name(node.args[0].value, name):
             func = node.func
             if (type(func) is cst.Name and func.value in _CONSUMERS) or (type(func) is cst.Attribute and func.attr.value == "join"):
-                return True
+                uses.append(node)
         elif type(node) is cst.Subscript and _is_name(node.value, name):
             if any(type(element.slice) is cst.Slice for element in node.slice):
-                return True
+                uses.append(node)
+    return uses
+
+
+def _returned_names(fn: FunctionFacts) -> set[str]:
+    """The names the function's returns (and yields) read."""
+    names: set[str] = set()
+    for node in descendants(fn.node):
+        if type(node) in (cst.Return, cst.Yield) and node.value is not None:
+            names |= {sub.value for sub in descendants(node.value) if type(sub) is cst.Name}
+            if type(node.value) is cst.Name:
+                names.add(node.value.value)
+    return names
+
+
+def _reaches_return(fn: FunctionFacts, use: cst.CSTNode, returned: set[str]) -> bool:
+    """Does a collection use reach the answer: inside a return or a yield, in the value of a local
+    the returns read (`lines = [...]`, `text = "\\n".join(...)`), or a loop whose body fills such a
+    local (`out.append(...)`, `out[k] = ...`, `text += ...`) or yields?"""
+    if type(use) is cst.For:
+        return _fills_returned(use.body, returned)
+    for statement in descendants(fn.node):
+        if type(statement) in (cst.Return, cst.Yield):
+            holder = statement.value
+        elif type(statement) in (cst.Assign, cst.AugAssign, cst.AnnAssign):
+            targets = [t.target for t in statement.targets] if type(statement) is cst.Assign else [statement.target]
+            if not any(type(t) is cst.Name and t.value in returned for t in targets):
+                continue
+            holder = statement.value
+        else:
+            continue
+        if holder is not None and any(node is use for node in descendants(holder)):
+            return True
     return False
+
+
+def _fills_returned(body: cst.CSTNode, returned: set[str]) -> bool:
+    for node in descendants(body):
+        if type(node) is cst.Yield:
+            return True
+        if type(node) is cst.Call and type(node.func) is cst.Attribute and type(node.func.value) is cst.Name:
+            if node.func.value.value in returned and node.func.attr.value in _FILLERS:
+                return True
+        if type(node) in (cst.Assign, cst.AugAssign, cst.AnnAssign):
+            targets = [t.target for t in node.targets] if type(node) is cst.Assign else [node.target]
+            for target in targets:
+                base = target.value if type(target) is cst.Subscript else target
+                if type(base) is cst.Name and base.value in returned:
+                    return True
+    return False
+
+
+# Methods that add to a container: a loop calling one on a returned local builds the answer.
+_FILLERS = frozenset({"append", "extend", "add", "update", "insert", "setdefault", "write"})
 
 
 def keyed_by(value: cst.BaseExpression, is_key: Callable[[cst.Name], bool]) -> bool:
