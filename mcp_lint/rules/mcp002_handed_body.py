@@ -38,10 +38,18 @@ def handed_body(value: cst.BaseExpression, carries_body: Callable[[cst.BaseExpre
     if len(positional) != len(call.args):
         return None
     carrying = [i for i, a in enumerate(positional) if carries_body(a.value)]
-    if len(carrying) != 1:
-        return None
+    if len(carrying) != 1 or _worded_here(positional[carrying[0]].value):
+        return None  # `_failure(f"API returned {status}: {resp.text}")`: the caller wrote the words
     start = ctx.range(call).start
     return (start.line, start.column + 1, carrying[0])
+
+
+def _worded_here(value: cst.BaseExpression) -> bool:
+    """The argument is text the caller puts together itself (an f-string, a concatenation, a
+    `.format`/`.join`): the caller builds the failure text, the callee only wraps it (D1)."""
+    if type(value) in (cst.FormattedString, cst.ConcatenatedString, cst.BinaryOperation, cst.SimpleString):
+        return True
+    return type(value) is cst.Call and type(value.func) is cst.Attribute and value.func.attr.value in {"format", "join"}
 
 
 def given_body_read(value: cst.BaseExpression, param: str, fn: FunctionFacts, ctx: FileContext) -> cst.Name | None:

@@ -115,3 +115,23 @@ async def show_ticket(ticket_id: str) -> str:
 
 def test_body_worded_by_the_caller_stays_at_the_caller() -> None:
     assert [row for row, _ in _rows(PASSED_BACK)] == [17]
+
+
+WRAPPED = '''\
+def _failure(message: str) -> dict:
+    return {"success": False, "message": message}
+
+
+@mcp.tool()
+async def show_ticket(ticket_id: str) -> dict:
+    """Show a ticket."""
+    async with httpx.AsyncClient() as client:
+        resp = await client.get(f"https://desk.invalid/tickets/{ticket_id}")
+    if resp.status_code >= 400:
+        return _failure(f"Desk returned {resp.status_code}: {resp.text}")
+    return resp.json()
+'''
+
+
+def test_caller_that_words_the_body_and_hands_it_to_a_wrapper_is_reported_at_the_caller() -> None:
+    assert [row for row, _ in _rows(WRAPPED)] == [17]
