@@ -15,6 +15,7 @@ from typing import Sequence
 
 import libcst as cst
 
+from mcp_lint.lazy_re import lazy_compile
 from mcp_lint.model.facts import FunctionFacts
 from mcp_lint.model.mutations import module_level_names, read_names
 from mcp_lint.model.names import AliasTable, dotted
@@ -61,6 +62,8 @@ class ArgumentChecks:
         params = set(fn.params) - {"self", "cls"}
         if not params:
             return False
+        if _rejects_failed_conversion(fn, params, frozenset(self.aliases.aliases)):
+            return True
         rejections = [(r.conditions or _early_exit_tests(fn, r.node), r.handler) for r in fn.raises if r.node.exc is not None]
         if not any(conditions and handler is None for conditions, handler in rejections):
             return False
@@ -75,6 +78,64 @@ class ArgumentChecks:
             if all(_is_pure(c) for c in conditions if not reads & set(derived)) and all(_computes(c) for c in conditions):
                 return True
         return False
+
+
+# Classes a conversion or parse raises for a malformed value (`int("x")`, `json.loads("{")`,
+# `Path(p).relative_to(root)` outside root, a model's ValidationError). Not KeyError/IndexError:
+# a failed lookup says what the state holds, not that the argument was malformed.
+_CONVERSION_ERRORS = lazy_compile(r"^(?:Value|Type|UnicodeDecode|UnicodeEncode|JSONDecode|Decode|Parse|Parser|Validation|Conversion)\w*Error$|^InvalidOperation$")
+
+
+# Methods of a path made from an argument that convert it (`resolved.relative_to(root)`); not a
+# reply's `resp.json()`: a parameter that is a response is no argument of the model's.
+_PATH_CONVERSIONS = frozenset({"relative_to", "resolve", "is_relative_to", "expanduser", "absolute", "with_suffix", "with_name"})
+
+
+def _rejects_failed_conversion(fn: FunctionFacts, params: set[str], modules: frozenset[str]) -> bool:
+    """`try: n = int(count) except ValueError: raise ToolError(...)`: a raise in a clause that
+    catches only conversion errors, around statements that convert values taken from the
+    parameters, rejects a malformed argument: the check is the conversion's failure."""
+    fed = _fed_by(fn, params)
+    for r in fn.raises:
+        handler = r.handler
+        if r.node.exc is None or handler is None or not handler.caught or r.guarded:
+            continue
+        if not all(_CONVERSION_ERRORS.match(name.rsplit(".", 1)[-1]) for name in handler.caught):
+            continue
+        body = handler.try_node.body
+        if _converts_only(body, fed, modules) and {n.split(".")[0] for n in read_names(body)} & fed:
+            return True
+    return False
+
+
+def _fed_by(fn: FunctionFacts, params: set[str]) -> set[str]:
+    """The parameters and the locals assigned once from them by any computation
+    (`resolved = (root / Path(path)).resolve()`), transitively."""
+    fed = set(params)
+    changed = True
+    while changed:
+        changed = False
+        for name, value in fn.single_assignments.items():
+            if name not in fed and {n.split(".")[0] for n in read_names(value)} & fed:
+                fed.add(name)
+                changed = True
+    return fed
+
+
+def _converts_only(body: cst.CSTNode, fed: set[str], modules: frozenset[str]) -> bool:
+    """No await, and every method called is one of a plain value, of a value taken from the
+    parameters (`resolved.relative_to(root)`) or a module's function (`json.loads(text)`): the
+    statements convert the arguments, they do not ask a client or a store for anything."""
+    for node in descendants(body, into_scopes=False):
+        if type(node) is cst.Await:
+            return False
+        if type(node) is cst.Call and type(node.func) is cst.Attribute and node.func.attr.value not in VALUE_METHODS:
+            name = dotted(node.func) or ""
+            receiver = {n.split(".")[0] for n in read_names(node.func.value)}
+            if name in PURE_CALLS or (receiver and receiver <= fed and node.func.attr.value in _PATH_CONVERSIONS) or name.split(".")[0] in modules:
+                continue
+            return False
+    return True
 
 
 def _early_exit_tests(fn: FunctionFacts, raise_: cst.Raise) -> list[cst.BaseExpression]:

@@ -57,6 +57,7 @@ from mcp_lint.model.names import AliasTable, dotted, identifier_words, last_name
 from mcp_lint.model.summary import FunctionSummary, Latent, ParamGuard, Payload, argument_enables
 from mcp_lint.rules.mcp004_helper_effects import HelperEffects, HelperGuard, helper_effects
 from mcp_lint.rules.mcp004_handed_state import argument_for, params_changed
+from mcp_lint.rules.mcp004_memo import is_memo
 from mcp_lint.model.walk import children, descendants
 from mcp_lint.model import effects as fx
 from mcp_lint.rules.base import (
@@ -754,18 +755,33 @@ class _Steps:
                 if param is None or param in self.tested_params() or (param, id(node)) in self.guarded_items():
                     continue
                 arguments = [node.value]
-            elif type(node) is cst.Call and (_parses(node) or _constructs_checked(node, self.ctx)) and node.args:
+            elif type(node) is cst.Call and (_parses(node) or _loads_document(node) or _constructs_checked(node, self.ctx)) and node.args:
                 arguments = [a.value for a in node.args]
             else:
                 continue
-            reads = _Reads(arguments, files=True)
-            if not reads.get() or any(r.split(".")[0] not in params | parts for r in reads.get()):
+            # A loader opens the file its path names: after a write to that file it reads it back.
+            opened = [FILE + r for a in arguments for r in read_names(a)] if type(node) is cst.Call and _loads_document(node) else []
+            if opened and self.handed_to_a_change({r[len(FILE):].split(".")[0] for r in opened}):
+                continue  # `doc.save(path)`, then `Document(path)`: the file saved, loaded back
+            reads = _Reads(arguments, files=True, extra=opened)
+            if not reads.get() or any(r.split(".")[0] not in params | parts for r in reads.get() if not r.startswith(FILE)):
                 continue  # only a tool's own argument: a text read from elsewhere may be M's effect
             if self.parse_failure_absorbed():
                 return
             step.check_reads, step.check_tests = reads, tuple(arguments)
             step.item_check = type(node) is cst.Subscript
             return
+
+    def handed_to_a_change(self, names: set[str]) -> bool:
+        """Was one of `names` handed to a mutation or a helper's call of an earlier step (the
+        file a save or a helper may have written under that path)?"""
+        for step in self.steps:
+            calls = [step.mutation_node] if step.mutation_node is not None else []
+            calls.extend(call for _, call in step.helper_calls)
+            for call in calls:
+                if type(call) is cst.Call and any(r.split(".")[0] in names for a in call.args for r in read_names(a.value)):
+                    return True
+        return False
 
     def argument_parts(self, params: set[str]) -> frozenset[str]:
         """Locals that hold a part of an argument: an item of it (`ts = outline["title_slide"]`,
@@ -869,7 +885,14 @@ class _Steps:
         root = name.split(".")[0]
         if root in self.local.state_aliases:
             self.mutate(step, MutationKind(f"changes module-level state ({label}, an item of it)", (name,), effect=Effect.MODULE_STATE), node)
-        elif root in self.module_names and root not in self.local_containers and root not in self.fn.params and not _BOOKKEEPING.search(root) and not fx.AUDIT_RECORDS.search(root):
+        elif (
+            root in self.module_names
+            and root not in self.local_containers
+            and root not in self.fn.params
+            and not _BOOKKEEPING.search(root)
+            and not fx.AUDIT_RECORDS.search(root)
+            and not is_memo(self.ctx, self.fn.node, root)  # a reply memoised by its request (D5)
+        ):
             self.mutate(step, MutationKind(f"changes module-level state ({label})", (name,), effect=Effect.MODULE_STATE), node)
 
     def mutate(self, step: _Step, kind: MutationKind, node: cst.CSTNode) -> None:
@@ -903,17 +926,35 @@ class _Steps:
         """`validate(x)` / `y = self._resolve(x)` / `return convert(x)` as a statement of its own: a
         check when the linker finds that the helper rejects its arguments."""
         value: cst.BaseExpression | None = None
-        if type(small) in (cst.Expr, cst.Assign, cst.AnnAssign, cst.Return):
+        if type(small) in (cst.Expr, cst.Assign, cst.AnnAssign, cst.AugAssign, cst.Return):
             value = small.value  # `return _extract_text(result)`: the helper may still reject
         while type(value) is cst.Await:
             value = value.expression
-        if type(value) is cst.Call and step.mutation is None:
-            callee = self.validators.get(id(value))
-            if callee is not None:
-                step.validator = (callee, _Reads([a.value for a in value.args], files=True))
+        if value is None or step.mutation is not None:
+            return
+        call = value if type(value) is cst.Call and id(value) in self.validators else _nested_validator(value, self.validators)
+        if call is not None and call is not value and self.parse_failure_absorbed():
+            return  # `try: out = Path(check(p)) ... except Exception: results.append(...)`: goes on
+        if call is not None:
+            step.validator = (self.validators[id(call)], _Reads([a.value for a in call.args], files=True))
 
 
 _BUILTINS = frozenset(dir(builtins))
+
+
+def _nested_validator(value: cst.BaseExpression, validators: Mapping[int, str]) -> cst.Call | None:
+    """A validator's call inside the statement's value that runs whenever the statement does
+    (`args += ["-f", str(local_path(file))]`): not under a conditional expression, a short-circuit
+    operator, a comprehension or a lambda, which may skip it."""
+    stack: list[cst.CSTNode] = [value]
+    while stack:
+        node = stack.pop()
+        if type(node) in (cst.IfExp, cst.BooleanOperation, cst.Lambda, cst.ListComp, cst.SetComp, cst.DictComp, cst.GeneratorExp):
+            continue
+        if type(node) is cst.Call and id(node) in validators:
+            return node
+        stack.extend(reversed(list(children(node))))
+    return None
 
 
 # Project helpers tried as the mutation: those named for doing something (`save_doc`,
@@ -1450,6 +1491,14 @@ def _parses(call: cst.Call) -> bool:
     return name in _PARSER_CALLS or last in _PARSER_METHODS or bool(_PARSER_FORMAT.match(last))
 
 
+def _loads_document(call: cst.Call) -> bool:
+    """A document loader handed a path (`openpyxl.load_workbook(path)`, `Presentation(path)`,
+    `PdfReader(path)`): a file that is no such document raises, rejecting the argument as a
+    parser of its text would (the arguments must be the tool's own: judged by the caller)."""
+    last = last_name(dotted(call.func) or "")
+    return bool(last) and last not in ("load", "parse", "deepcopy") and bool(fx.DOCUMENT_LOADERS.match(last) or fx.DOCUMENT_NEW.match(last))
+
+
 def _constructs_checked(call: cst.Call, ctx: FileContext) -> bool:
     """A constructor that checks what it is given: a class handed a mapping's items
     (`Task(**fields)`: a missing or unknown key raises, whatever the class), or a pydantic model
@@ -1960,6 +2009,9 @@ class MutationFirst(Payload):
     # Another module's helper that must be a set-up helper for this to be a finding (its call,
     # `out = resolve_output(path)`, or a library's write to what it returned, `image.save(out)`).
     needs_preparer: str = ""
+    # A helper's call followed by validator helpers only (no direct check): a finding only where
+    # the helper's one change is set-up (reported at it), never for a helper that mutates.
+    preparer_only: bool = False
 
 
 class MutationBeforeValidation(Rule):
@@ -2070,6 +2122,8 @@ def set_stock(sku: str, quantity: int) -> str:
 
         # The last step that is a direct check: a helper candidate after it has nothing to find.
         last_check = max((i for i, s in enumerate(steps.steps) if s.check_reads is not None), default=-1)
+        # The last validator call: a set-up helper's call before it may be rejected by it alone.
+        last_validator = max((i for i, s in enumerate(steps.steps) if s.validator is not None), default=-1)
         resume = -1
         # The checks already named by a finding, and whether that finding was a preparation's: a
         # write the same check rejects later (on the next turn of a loop) is a finding of its own.
@@ -2124,14 +2178,17 @@ def set_stock(sku: str, quantity: int) -> str:
                     return
                 # After the last check nothing can reject the call, unless a loop around both
                 # runs that check again for the next item (`for item in items: check; save(item)`).
-                if index >= last_check and (last_check < 0 or not steps.order().loops_back(step, steps.steps[last_check])):
+                if index >= max(last_check, last_validator) and (last_check < 0 or not steps.order().loops_back(step, steps.steps[last_check])):
                     if id(call) not in steps.handed_only and id(call) not in steps.needs_preparer:
                         candidates.append((callee, sys.maxsize))
                     continue
                 found = self._first_check(steps, index, callee)
                 # A helper that may mutate, then a helper that may validate: too much guessing
-                # for one finding; a direct check must follow.
-                if found is not None and not found[-1][1]:
+                # for one finding; a direct check must follow. Not for a helper that may only set
+                # up (`out = resolve_output(path)`, then `check_options(opts)`, then the write):
+                # the linker keeps it only where the helper's one change is that set-up.
+                validators_only = found is not None and bool(found[-1][1]) and (callee not in ctx.model.functions or _prepares_only(callee, ctx))
+                if found is not None and (not found[-1][1] or validators_only):
                     # Whether the call goes on past the check to change something: the helper's
                     # set-up (`makedirs(parent, exist_ok=True)`) is a finding only then.
                     then: tuple[bool, tuple[str, ...]] = (False, ())  # a helper of this module that is no set-up helper
@@ -2142,9 +2199,9 @@ def set_stock(sku: str, quantity: int) -> str:
                         then = changes_after[key]
                         if not then[0] and not then[1]:
                             then = _changes_none_succeeded(steps, index, found[-1][0])
-                    yield self._latent(ctx, steps, index, (callee, call), earlier(index), found, then=then)
+                    yield self._latent(ctx, steps, index, (callee, call), earlier(index), found, then=then, validators_only=validators_only)
                     if id(call) not in steps.handed_only and id(call) not in steps.needs_preparer:
-                        candidates.append((callee, found[-1][0]))
+                        candidates.append((callee, sys.maxsize if validators_only else found[-1][0]))
                 elif id(call) not in steps.handed_only and id(call) not in steps.needs_preparer:
                     candidates.append((callee, sys.maxsize))
 
@@ -2409,6 +2466,7 @@ def set_stock(sku: str, quantity: int) -> str:
         outranked_by: tuple[str, ...] = (),
         prepared_for: tuple[str, ...] = (),
         then: tuple[bool, tuple[str, ...]] = (True, ()),
+        validators_only: bool = False,
     ) -> Latent:
         step = steps.steps[index]
         node = helper[1] if helper is not None else step.mutation_node or step.node
@@ -2435,6 +2493,7 @@ def set_stock(sku: str, quantity: int) -> str:
             handed=steps.handed.get(id(helper[1]), ()) if helper is not None else (),
             handed_only=helper is not None and id(helper[1]) in steps.handed_only,
             needs_preparer=steps.needs_preparer.get(id(node), ""),
+            preparer_only=validators_only,
         )
         statement = step.statement if isinstance(step.statement, (cst.SimpleStatementLine, cst.BaseSmallStatement)) else node
         applicability, edits = self._fix(ctx, steps, index, checks[0][0]) if not checks[0][1] else (None, ())
@@ -2571,6 +2630,8 @@ def set_stock(sku: str, quantity: int) -> str:
         subject = context.subject[0].lower() + context.subject[1:]
         if not inner and effect is not None:
             return self._prepared_by_helper(payload, effect, latent, context, chosen, fix, check_at)
+        if payload.preparer_only:
+            return None  # a helper that may mutate, then only a helper's check: too much guessing
         if not inner or not self._helper_mutates_here(payload, effect.guard(helper) if effect is not None else None):
             return None
         call = Related("", latent.location, latent.end_location, f"{context.subject} calls {payload.helper_name}() here, then rejects the call at line {row}")

@@ -210,3 +210,106 @@ def pack(folder: str, limit: int) -> str:
 """,
     )
     assert [(name, row) for name, row, _ in found] == [("server.py", 18)]
+
+
+# -- the check in a second helper the tool calls after the set-up helper (issue 21, blind004f N2)
+
+VALIDATORS = """\
+def check_quality(quality: int) -> None:
+    if not 1 <= quality <= 100:
+        raise ToolError("quality must be 1..100")
+
+
+def check_target(target) -> None:
+    if target.suffix != ".png":
+        raise ToolError("only .png files")
+
+
+"""
+
+
+def test_set_up_helper_then_a_validator_helper_then_a_library_save(tmp_path) -> None:
+    found = _mcp004(
+        tmp_path,
+        VALIDATORS
+        + """\
+@mcp.tool()
+def save_chart(out: str, quality: int) -> str:
+    target = resolve_output(out)
+    check_quality(quality)
+    CHART.savefig(target, quality=quality)
+    return str(target)
+""",
+    )
+    assert found == [("paths.py", 7, "Helper 'resolve_output' prepares a directory (mkdir) here; tool 'save_chart' then rejects the call at line 24")]
+
+
+def test_set_up_helper_then_a_conversion_helper_then_a_write(tmp_path) -> None:
+    found = _mcp004(
+        tmp_path,
+        """\
+def parse_quality(quality: str) -> int:
+    try:
+        return int(quality)
+    except ValueError:
+        raise ToolError("quality must be a whole number") from None
+
+
+@mcp.tool()
+def export_notes(folder: str, text: str, quality: str) -> str:
+    where = paths.output_folder(folder)
+    level = parse_quality(quality)
+    with open(where + "/notes.txt", "w") as handle:
+        handle.write(text * level)
+    return where
+""",
+    )
+    assert found == [("paths.py", 12, "Helper 'output_folder' prepares a directory (makedirs) here; tool 'export_notes' then rejects the call at line 21")]
+
+
+def test_validator_helper_reading_the_prepared_path_is_a_post_check(tmp_path) -> None:
+    found = _mcp004(
+        tmp_path,
+        VALIDATORS
+        + """\
+@mcp.tool()
+def save_chart(out: str, quality: int) -> str:
+    target = resolve_output(out)
+    check_target(target)
+    CHART.savefig(target, quality=quality)
+    return str(target)
+""",
+    )
+    assert found == []
+
+
+def test_helper_that_writes_then_only_a_validator_helper(tmp_path) -> None:
+    found = _mcp004(
+        tmp_path,
+        VALIDATORS
+        + """\
+@mcp.tool()
+def save_chart(out: str, quality: int) -> str:
+    target = resolve_and_mark(out)
+    check_quality(quality)
+    CHART.savefig(target, quality=quality)
+    return str(target)
+""",
+    )
+    # A helper that changes more than set-up, then only a helper's check: too much guessing.
+    assert found == []
+
+
+def test_set_up_helper_then_a_validator_helper_and_nothing_written(tmp_path) -> None:
+    found = _mcp004(
+        tmp_path,
+        VALIDATORS
+        + """\
+@mcp.tool()
+def plan_chart(out: str, quality: int) -> str:
+    target = resolve_output(out)
+    check_quality(quality)
+    return str(target)
+""",
+    )
+    assert found == []
