@@ -21,7 +21,7 @@ from mcp_lint.framework_copies import FrameworkCopy
 from mcp_lint.fixing.imports import read_imports, statements_tree
 from mcp_lint.model.elements import module_collections
 from mcp_lint.model.non_text import returns_no_text
-from mcp_lint.model.argument_checks import ArgumentChecks
+from mcp_lint.model.argument_checks import ArgumentChecks, validates_through_nested
 from mcp_lint.model.call_args import string_value
 from mcp_lint.model.escapes import ExitFinder, refine_handler_origins
 from mcp_lint.model.exception_guards import Handler, TryGuard, WrittenClassBases, try_guard
@@ -230,6 +230,14 @@ def analyze_source(
         if any(edge.callee.startswith(TABLE_REF) for edge in fsum.calls):
             summary.table_callers.append(qual)
     ctx.current = ctx.current_facts = None
+    # Nested functions are summarised after the function holding them: a helper whose refusal
+    # sits in a function of its own body it calls (`def walk(v): ... raise`, then `walk(plan)`)
+    # rejects bad arguments too.
+    nested = {id(facts.node): qual for qual, facts in model.functions.items()}
+    for qual, facts in model.functions.items():
+        fsum = summary.functions[qual]
+        if not fsum.validates:
+            fsum.validates = validates_through_nested(facts, lambda node: _nested_validates(summary, nested.get(id(node))))
     for rule in rules:  # server-level rules: what the module configures, for their link step
         records = tuple(rule.check_module(ctx))
         if records:
@@ -936,3 +944,9 @@ def _defined_names(module: cst.Module) -> set[str]:
                     targets = [small.target]
                 names.update(t.value for t in targets if type(t) is cst.Name)
     return names
+
+
+def _nested_validates(summary: ModuleSummary, qual: str | None) -> bool:
+    """Does the function `qual` of this module (a nested one) reject bad arguments?"""
+    fsum = summary.functions.get(qual) if qual is not None else None
+    return fsum is not None and fsum.validates

@@ -11,7 +11,7 @@ every function, so the answer never depends on which rules are selected.
 from __future__ import annotations
 
 import builtins
-from typing import Sequence
+from typing import Callable, Sequence
 
 import libcst as cst
 
@@ -136,6 +136,30 @@ def _converts_only(body: cst.CSTNode, fed: set[str], modules: frozenset[str]) ->
                 continue
             return False
     return True
+
+
+def validates_through_nested(fn: FunctionFacts, nested_validates: Callable[[cst.FunctionDef], bool]) -> bool:
+    """`def check(plan): def walk(value): ... raise ValueError(...)` then `walk(plan)`: a function
+    defined in the body that rejects bad arguments, called there as a statement with a value
+    taken from the parameters, is the outer function's own refusal of them. `nested_validates`
+    answers for a nested definition (its summary's `validates`)."""
+    body = fn.node.body
+    params = set(fn.params) - {"self", "cls"}
+    if type(body) is not cst.IndentedBlock or not params:
+        return False
+    validators = {stmt.name.value for stmt in body.body if type(stmt) is cst.FunctionDef and nested_validates(stmt)}
+    if not validators:
+        return False
+    fed = _fed_by(fn, params)
+    for stmt in body.body:
+        if type(stmt) is not cst.SimpleStatementLine:
+            continue
+        for small in stmt.body:
+            call = small.value if type(small) is cst.Expr else None
+            if type(call) is cst.Call and type(call.func) is cst.Name and call.func.value in validators:
+                if any({n.split(".")[0] for n in read_names(arg.value)} & fed for arg in call.args):
+                    return True
+    return False
 
 
 def _early_exit_tests(fn: FunctionFacts, raise_: cst.Raise) -> list[cst.BaseExpression]:

@@ -666,10 +666,17 @@ def _scratch(fn: FunctionFacts, own: set[str], aliases: AliasTable) -> frozenset
     while changed:  # a path under the scratch may be assigned before the line that makes it known
         changed = False
         for name, stores in candidates:
-            if name not in scratch and all(s.slot is None and not s.element and _names_scratch(s.value, scratch, aliases) for s in stores):
+            # `tmp = None` first, the scratch path made on one branch: still only scratch.
+            made = [s for s in stores if not _is_none(s.value)]
+            if name not in scratch and made and all(s.slot is None and not s.element and _names_scratch(s.value, scratch, aliases) for s in made):
                 scratch.add(name)
                 changed = True
     return frozenset(scratch)
+
+
+def _is_none(value: cst.BaseExpression) -> bool:
+    """`x = None`: a placeholder before the value, on another path."""
+    return type(value) is cst.Name and value.value == "None"
 
 
 def _names_scratch(value: cst.BaseExpression, scratch: set[str], aliases: AliasTable) -> bool:

@@ -1554,6 +1554,19 @@ def _constant_item_of(node: cst.Subscript, params: set[str]) -> str | None:
     return base.value if type(base) is cst.Name and base.value in params else None
 
 
+def _own_method_handed_nothing(node: cst.CSTNode) -> bool:
+    """`self._refresh()` as a statement: a method of the object the function belongs to, handed
+    no value. What it computes on is that object's own state, so its failure is no verdict on
+    the arguments (after a write it reads the world again)."""
+    value = node.value if type(node) is cst.Expr else None
+    if type(value) is cst.Await:
+        value = value.expression
+    if type(value) is not cst.Call or value.args or type(value.func) is not cst.Attribute:
+        return False
+    receiver = value.func.value
+    return type(receiver) is cst.Name and receiver.value in ("self", "cls")
+
+
 def _may_fail_on_values(node: cst.CSTNode) -> bool:
     """Can a statement fail while computing on values: a call, or an item read (`d[k]`)? Storing
     an item (`cache[k] = v`) raises no value error, so an assignment counts by its value only."""
@@ -2252,14 +2265,21 @@ def set_stock(sku: str, quantity: int) -> str:
         if step.mutation is None or step.mutation.effect is not Effect.PREPARATION:
             return index, found
         order = steps.order()
-        for later in range(index + 1, found[-1][0]):
+        # A check the next turn of a loop makes (before the preparation in the source): the
+        # change is a later step of the same loop body.
+        carried = found[-1][0] < index
+        for later in range(index + 1, len(steps.steps) if carried else found[-1][0]):
             other = steps.steps[later]
             if other.mutation is None or other.mutation.effect is Effect.PREPARATION or not order.reaches(step, other, steps):
+                continue
+            if carried and not order.loops_back(other, step):
                 continue
             if id(other.mutation_node) in steps.needs_preparer:
                 continue  # a write only if another module's helper is set-up: not known here
             again = self._first_check(steps, later, None)
-            if again is not None and again[-1][0] == found[-1][0]:
+            # The same check, also where the change meets an earlier one first (the next turn's
+            # check of a loop around both).
+            if again is not None and found[-1][0] in {i for i, _ in again}:
                 return later, again
         return index, found
 
@@ -2292,6 +2312,9 @@ def set_stock(sku: str, quantity: int) -> str:
         # What the mutation changed, and what was handed to it or to a later change made by a
         # helper (whose target is not known: any object it got may be).
         handed = {c[len(FILE):] if c.startswith(FILE) else c for c in first.changed} | _objects_passed([c for _, c in first.helper_calls], steps.modules)
+        # What the next turn of a loop around the mutation can see handed on: only the changes of
+        # the loop's own body (a write after the loop runs after every turn's check).
+        handed_in_loop = set(handed)
         for later_index in range(index + 1, len(steps.steps)):
             step = steps.steps[later_index]
             if order.reaches(first, step, steps):
@@ -2311,9 +2334,11 @@ def set_stock(sku: str, quantity: int) -> str:
                     taken_back = _undone_on_failure(steps.fn.node, first, step, steps.ctx) or _released_finally(steps.fn.node, first, step, steps.ctx)
                     if not taint.reads(arguments.get(), step) and not set(arguments.get()) & handed and not taken_back:
                         found.append((later_index, callee))
-                if step.helper_calls:
-                    handed |= _objects_passed([c for _, c in step.helper_calls], steps.modules)
-                handed.update(c[len(FILE):] if c.startswith(FILE) else c for c in step.changed)
+                passed = _objects_passed([c for _, c in step.helper_calls], steps.modules) if step.helper_calls else set()
+                changed = {c[len(FILE):] if c.startswith(FILE) else c for c in step.changed}
+                handed |= passed | changed
+                if order.loops_back(step, first):  # the mutation runs again after it: a loop holds both
+                    handed_in_loop |= passed | changed
                 surely = first.path[: len(step.path)] == step.path
                 _propagate(step, tainted, fresh, _guarded_by(steps, step.path, first.path, tainted), surely, steps.modules, after)
         # Loop-carried order: a write late in a loop body runs before the next iteration's
@@ -2334,7 +2359,7 @@ def set_stock(sku: str, quantity: int) -> str:
             on_every_turn = first.path[: len(step.path)] == step.path
             if step.validator is not None and helper is None and on_every_turn and len(found) < _MAX_CANDIDATES:
                 callee, arguments = step.validator
-                if not taint.reads(arguments.get(), step) and not set(arguments.get()) & handed:
+                if not taint.reads(arguments.get(), step) and not set(arguments.get()) & handed_in_loop:
                     found.append((earlier_index, callee))
             _propagate(step, tainted, fresh, _guarded_by(steps, step.path, first.path, tainted), False, steps.modules, after)
         return found or None
@@ -2432,7 +2457,7 @@ def set_stock(sku: str, quantity: int) -> str:
             if type(step.node) is cst.ExceptHandler:
                 continue  # names an `except` clause assigned (Steps.failure_names)
             node = step.node
-            if not _may_fail_on_values(node) or _only_logs(node) or self._builds_reply(steps, node):
+            if not _may_fail_on_values(node) or _only_logs(node) or self._builds_reply(steps, node) or _own_method_handed_nothing(node):
                 continue
             if decoding_only and not _decodes(node):
                 continue  # `except UnicodeDecodeError` after a write: `relative_to`, `stat()` decode nothing
