@@ -88,7 +88,7 @@ __all__ = [
     "tool_fingerprint",
 ]
 
-LAYOUT = "v18"  # v18: ModuleSummary.root_logging; v17: MutationFirst.needs_preparer; v16: FunctionSummary.message_keywords, mutation_effect; v15: CallEdge.failure_params also holds a reply found failed by its status; v14: FunctionSummary.returned_objects names closures; v13: FunctionSummary.derived_params, CallEdge.from_results; v12: CallEdge.hands_on; v11: ImportBlock.runtime_names; v2: ModuleSummary.tested_classes; v3: typed latent payloads and link fields; v4: FunctionSummary.mutates_when typed (ParamGuard); v5: FunctionSummary.escapes; v6: CallEdge.decoded_replies, from_params; v7: CallEdge.appended, rewords; v8: FunctionSummary.returned_objects; v9: CallEdge.advises; v10: CallEdge.failure_params, returned_items, Latent.param_failure
+LAYOUT = "v19"  # v19: RawText.own_answer; v18: ModuleSummary.root_logging; v17: MutationFirst.needs_preparer; v16: FunctionSummary.message_keywords, mutation_effect; v15: CallEdge.failure_params also holds a reply found failed by its status; v14: FunctionSummary.returned_objects names closures; v13: FunctionSummary.derived_params, CallEdge.from_results; v12: CallEdge.hands_on; v11: ImportBlock.runtime_names; v2: ModuleSummary.tested_classes; v3: typed latent payloads and link fields; v4: FunctionSummary.mutates_when typed (ParamGuard); v5: FunctionSummary.escapes; v6: CallEdge.decoded_replies, from_params; v7: CallEdge.appended, rewords; v8: FunctionSummary.returned_objects; v9: CallEdge.advises; v10: CallEdge.failure_params, returned_items, Latent.param_failure
 MAX_RUNS = 32  # entries, two per run (by content and by stat signature)
 TAG_NAME = "CACHEDIR.TAG"
 # https://bford.info/cachedir/: backup tools skip the directory; `clean` checks for it before

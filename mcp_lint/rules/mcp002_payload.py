@@ -58,6 +58,9 @@ class RawText(Payload):
     # ... or, when the statement's branch tests that parameter's failure field itself (`if
     # payload.get("success") is False:`), where a caller passes it a decoded reply.
     reply_tested: bool = False
+    # With a fix: the dropped text may be the other side's answer about the caller's input
+    # (own_answer.REPLY / DRIVER): the fix is shown, not applied (review 16, C2).
+    own_answer: str = ""
     # With `tool_args_only`: the positions of the parameters the `try` parses; in a helper, the
     # text is about the model's input where every caller takes them from a tool's arguments.
     parsed_params: tuple[int, ...] = ()
