@@ -65,7 +65,7 @@ def own_answer(fn: FunctionFacts, handler: Handler, node: cst.CSTNode, found: cs
         return ""
     for call in calls:
         name = dotted(call.func) or ""
-        if name.rpartition(".")[2] in _QUERY_RUNNERS and call.args and not call.args[0].star and _reads(call.args[0].value, tainted):
+        if name.rpartition(".")[2] in _QUERY_RUNNERS and call.args and not call.args[0].star and _composed(call.args[0].value, fn, tainted):
             return DRIVER
     return ""
 
@@ -90,6 +90,19 @@ def _tainted(fn: FunctionFacts) -> frozenset[str]:
                         names.add(leaf.value)
                         changed = True
     return frozenset(names)
+
+
+def _composed(query: cst.BaseExpression, fn: FunctionFacts, tainted: frozenset[str]) -> bool:
+    """Is the query text put together from the caller's input (`f"SELECT * FROM {table}"`, or a
+    local holding one)? A parameter handed on whole is the caller's own query (no fix at all,
+    handler_fix.evaluates_a_parameter); a constant query with bound values names no table."""
+    if type(query) is cst.Name and query.value not in fn.params:
+        values = [a.value for a in descendants(fn.node.body, into_scopes=False) if type(a) is cst.Assign and query.value in _bound(a)]
+        return any(_composed(value, fn, tainted) for value in values)
+    text = type(query) in (cst.FormattedString, cst.BinaryOperation, cst.ConcatenatedString) or (
+        type(query) is cst.Call and type(query.func) is cst.Attribute and query.func.attr.value == "format"
+    )
+    return text and bool(names_read(query) & tainted)
 
 
 def _reads(node: cst.CSTNode, tainted: frozenset[str]) -> bool:
