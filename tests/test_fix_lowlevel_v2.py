@@ -196,8 +196,9 @@ async def handle_call_tool(name: str, arguments: dict) -> list[types.TextContent
         return [types.TextContent(type="text", text=f"Error: {str(e)}")]
 """
     after = fixed(source, "mcp==1.9.4")
-    assert after.endswith("    except Exception:\n        raise\n"), after
-    assert "isError" not in after
+    # The clause would only re-raise: the try goes (review 16).
+    assert after.endswith("    return [types.TextContent(type=\"text\", text=str(arguments))]\n"), after
+    assert "isError" not in after and "try:" not in after
 
 
 # --- a fix must not write what the next `check` reports --------------------------------------
@@ -298,8 +299,10 @@ def test_a_re_raising_dispatcher_leaves_the_program_start_its_reason() -> None:
         '        raise RunFailed(f"Program run failed: {str(e)}")\n',
         '        raise RunFailed(f"Program run failed ({type(e).__name__})") from e\n',
     ).replace(
+        # The clause would only re-raise: the try goes, its body dedented (review 16).
+        '    try:\n        result = run_program(arguments["command"])\n        return [types.TextContent(type="text", text=result.stdout)]\n'
         '    except Exception as e:\n        return [types.TextContent(type="text", text=f"Error: {str(e)}")]\n',
-        "    except Exception:\n        raise\n",
+        '    result = run_program(arguments["command"])\n    return [types.TextContent(type="text", text=result.stdout)]\n',
     ), after
     assert_fixes_to(RUNNER, after, "mcp==1.9.4")
     assert_nothing_new(RUNNER, after, "mcp==1.9.4")

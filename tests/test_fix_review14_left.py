@@ -112,14 +112,14 @@ def test_the_status_joins_the_details_and_the_prompt_is_not_echoed() -> None:
     # Review 14 #24: "Could not render image: HTTP error (prompt: <the whole prompt>, styles: [...])
     # (HTTP 422)". The prompt is the model's own free text (it has it); the status goes inside the
     # details the dict carried, and replaces the "HTTP error" label it says more than.
-    after = fixed(IMAGES)
-    assert (
-        "    except httpx.HTTPStatusError as e:\n"
-        '        logger.exception("Could not render image (styles: %s, HTTP %s)", styles, e.response.status_code)\n'
-        '        raise ToolError(f"Could not render image (styles: {styles}, HTTP {e.response.status_code})") from e\n'
-    ) in after, after
-    assert "prompt: {prompt}" not in after and "HTTP error" not in after, after
-    assert_fixes_to(IMAGES, after, None)
+    # Review 16 (C2): the request carries the model's prompt and ratio, so the 422 body may
+    # answer them; the fix is shown (display-only), never applied.
+    assert "HTTP error {e.response.status_code}: {e.response.text}" in fixed(IMAGES)
+    (shown,) = [f for f in lint_source(IMAGES) if f.code == "MCP002" and "e.response.text" in IMAGES.splitlines()[f.location.row - 1]]
+    assert shown.fix is not None and shown.fix.applicability.value == "display-only"
+    assert any(
+        'raise ToolError(f"Could not render image (styles: {styles}, HTTP {e.response.status_code})") from e' in edit.content for edit in shown.fix.edits
+    ), shown.fix
 
 
 def test_an_identifying_field_is_still_named() -> None:
@@ -321,7 +321,8 @@ def run_query(sql: str) -> str:
 
 def test_a_clause_that_no_longer_reads_its_exception_loses_the_name() -> None:
     # `except Exception as e: raise` would leave `e` unused (ruff F841).
-    source = DISPATCHER.replace('        logger.error("Tool %s failed: %s", name, e)\n', "")
+    # (A comment on the clause keeps the try: an unwrapped body would not carry it.)
+    source = DISPATCHER.replace('        logger.error("Tool %s failed: %s", name, e)\n', "").replace("    except Exception as e:\n", "    except Exception as e:  # shown to the client\n")
     after = fixed(source, PINNED_1X)
-    assert after.endswith("    except Exception:\n        raise\n"), after
+    assert after.endswith("    except Exception:  # shown to the client\n        raise\n"), after
     assert_fixes_to(source, after, PINNED_1X)

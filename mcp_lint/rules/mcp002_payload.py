@@ -66,6 +66,9 @@ class RawText(Payload):
     # argument of a project call the value is (`return describe(resp.status_code, detail)`), as
     # (row, column) of that call and the argument's position. Dropped where the callee reports it.
     handed_body: tuple[int, int, int] | None = None
+    # With a fix: the dropped text may be the other side's answer about the caller's input
+    # (own_answer.REPLY / DRIVER): the fix is shown, not applied (review 16, C2).
+    own_answer: str = ""
     # With `tool_args_only`: the positions of the parameters the `try` parses; in a helper, the
     # text is about the model's input where every caller takes them from a tool's arguments.
     parsed_params: tuple[int, ...] = ()

@@ -51,6 +51,7 @@ from mcp_lint.rules.mcp002_carried_text import CarriedText
 from mcp_lint.rules.mcp002_decoded_body import build_on_the_way, decoded_body_of
 from mcp_lint.rules.mcp002_handed_body import given_body_read, handed_body
 from mcp_lint.rules.mcp002_payload import RawText, raw_text
+from mcp_lint.rules.own_answer import KEEP, own_answer
 from mcp_lint.rules.mcp002_own_advice import VALIDATION_ERROR, author_text, library_raising, nameable_classes, own_raises, pass_through_names
 from mcp_lint.rules.common import (
     is_protocol_error_class,
@@ -989,7 +990,7 @@ async def get_forecast(city: str) -> str:
         if fix is not None and fix.result:
             payload = replace(payload, result_fix=True)
         if fix is not None and handler.try_node is not None:
-            payload = _with_try_context(payload, handler, fn, ctx)
+            payload = replace(_with_try_context(payload, handler, fn, ctx), own_answer=own_answer(fn, handler, node, found))
         if variant.startswith("raise") and type(sent_call) is cst.Call:
             payload = replace(payload, raised=last_name(raised_class(sent_call, ctx) or ""))
         return _at_taken_text(self.latent(
@@ -1173,7 +1174,7 @@ async def get_forecast(city: str) -> str:
         if fix is not None and fix.result:
             payload = replace(payload, result_fix=True)
         if fix is not None and handler.try_node is not None:
-            payload = _with_try_context(payload, handler, fn, ctx)
+            payload = replace(_with_try_context(payload, handler, fn, ctx), own_answer=own_answer(fn, handler, node, found))
         if fix is not None and variant == "raise-other" and fix.words:
             # Its callers may say the operation already: the reason-only fix, chosen at link time.
             # (The callers that pass its text on to a tool are on the tools' paths, which every
@@ -1333,6 +1334,11 @@ async def get_forecast(city: str) -> str:
             # A return becomes a raise of ToolError; a raise keeps its class.
             raises = (payload.cls if variant == "raise-other" else "") or "ToolError"
             fix = replace(fix, raises=raises, replaces=payload.raised or ("" if variant.startswith("return") else raises))
+        if fix is not None and payload.own_answer:
+            # The other side's answer about the caller's input: a maintainer keeps part of it.
+            keep = KEEP[payload.own_answer]
+            fix = replace(fix, applicability=Applicability.DISPLAY_ONLY, message=f"{fix.message}; not applied: {keep}")
+            help_text = f"{keep[0].upper()}{keep[1:]}: it may answer the caller's own arguments (the fix shown drops it all)"
         # The statements the text goes through, then the one that sends it (in the flow's order).
         related = (*flow_related(latent.flow, "text"), sent) if sent else flow_related(latent.flow, "text")
         related = (*related, *payload.rewraps)

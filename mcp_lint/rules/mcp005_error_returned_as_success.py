@@ -20,6 +20,7 @@ from mcp_lint.model.frameworks import Delivery, ResultShape
 from mcp_lint.model.names import dotted, last_name, unwrap_await
 from mcp_lint.model.summary import Latent, Payload
 from mcp_lint.model.walk import descendants
+from mcp_lint.rules.dead_try import unwrapped_try
 from mcp_lint.rules.base import (
     PH_TOOL_ERROR,
     Example,
@@ -609,6 +610,9 @@ class FailureValue(Payload):
     rethrows: bool = False
     # ... and the edit taking ` as e` out of the clause once nothing reads `e` (ruff F841).
     unbound: tuple[Edit, ...] = ()
+    # ... or, where the clause would only re-raise and is its `try`'s only one, the edit
+    # replacing the whole `try` by its body (rules/dead_try.py): no `except Exception: raise`.
+    unwrapped: tuple[Edit, ...] = ()
     # Known a failure only by the path it is written on (a failed check's branch), not by its
     # words: in a helper, the flow is the helper's only where a caller on a tool's path returns
     # it as it is; a caller that puts it into a failure value of its own is the flow's anchor.
@@ -1942,7 +1946,8 @@ def check_health() -> dict:
         )
         if not msg and message is not None and anchor is ret.node and _label_and_exception(message, ret, value, ctx) and not raise_is_caught(fn, anchor, ctx, "Exception"):
             unbound = unused_binding(ret.handler, [ret.node], "raise", ctx) if ret.handler is not None else None
-            payload = replace(payload, rethrows=True, unbound=(unbound,) if unbound is not None else ())
+            unwrapped = unwrapped_try(ret.handler, ret.node, ctx) if ret.handler is not None else None
+            payload = replace(payload, rethrows=True, unbound=(unbound,) if unbound is not None else (), unwrapped=(unwrapped,) if unwrapped is not None else ())
         if msg and left_unread(fn, anchor, msg, [], []):
             msg = ""  # a local of the author's would be left unread (F841), its text dropped
             payload = replace(payload, msg="")
@@ -2146,6 +2151,8 @@ def check_health() -> dict:
             # The low-level server of mcp 1.x sends a raised exception's text as an error result
             # on every release (R({e}), no prefix): the same words, on the error channel. (The
             # text stays the exception's: MCP002's finding, not this one's.)
+            if payload.unwrapped:
+                return FixSpec(Applicability.UNSAFE, "Remove the try/except: let the exception through (the server sends its text with isError: true)", payload.unwrapped)
             start, end = payload.stmt
             return FixSpec(Applicability.UNSAFE, "Re-raise the exception (the server sends its text with isError: true)", (Edit(start, end, "raise"), *payload.unbound))
         if not msg or payload.parse_text_kept and not context.is_tool:
