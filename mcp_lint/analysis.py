@@ -322,7 +322,8 @@ def _call_edges(
                 failure_params.append(-1)
             if handler.foreign:
                 exc_params = list(failure_params)
-        if resolved and call.returned:
+        if resolved and (call.returned or call.flows):
+            # (`[TextContent(type="text", text=describe(r))]`: the value goes out whole in a wrapper.)
             failure_params.extend(i for i in _found_failures(call, facts) if i not in failure_params)
         at = None
         if failure_params or (resolved and (call.returned or call.flows)):

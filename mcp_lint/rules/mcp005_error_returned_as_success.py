@@ -1024,10 +1024,15 @@ def _described_failure(fn: FunctionFacts, ctx: FileContext, lookup: bool) -> int
     described_values = _read_in_parts(fn.node.body)
     described = next((i for i, p in enumerate(fn.params) if p not in {"self", "cls", "ctx", "context"} and p in described_values), -1)
     if described < 0:
-        # `def describe(status_code, detail): if status_code == 429: return ...`: the words are
-        # chosen by a status number it is handed: a failed reply's describer, not a wrapper of
-        # its callers' words (applied only where a caller hands in a failed reply's status).
-        described = next((i for i, p in enumerate(fn.params) if p not in {"self", "cls", "ctx", "context"} and p in _compared_to_numbers(fn.node.body)), -1)
+        # `def describe(status_code, detail): if status_code == 429: return f"...{detail}"`: a
+        # status number it is handed chooses the words around the reply's body it is handed too:
+        # a failed reply's describer (applied only where a caller hands in a failed reply's
+        # status). Not a text for a status alone (`status_text(code)`): its callers word the rest.
+        params = [p for p in fn.params if p not in {"self", "cls", "ctx", "context"}]
+        compared = _compared_to_numbers(fn.node.body)
+        carried = {n.value for r in fn.returns if r.node.value is not None for n in descendants(r.node.value) if type(n) is cst.Name}
+        if any(p in carried and p not in compared for p in params):
+            described = next((i for i, p in enumerate(fn.params) if p in params and p in compared), -1)
     return described
 
 
