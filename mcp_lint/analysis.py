@@ -26,7 +26,7 @@ from mcp_lint.model.call_args import string_value
 from mcp_lint.model.escapes import ExitFinder, refine_handler_origins
 from mcp_lint.model.exception_guards import Handler, TryGuard, WrittenClassBases, try_guard
 from mcp_lint.model.facts import CallFact, FunctionFacts
-from mcp_lint.model.failure_tests import FAILURE_KEYS, found_failed
+from mcp_lint.model.failure_tests import FAILURE_KEYS, failed_positions
 from mcp_lint.model.derived_params import derived_params
 from mcp_lint.model.flow_steps import return_flow
 from mcp_lint.model.message_params import message_keywords, message_params
@@ -330,7 +330,8 @@ def _call_edges(
                 failure_params.append(-1)
             if handler.foreign:
                 exc_params = list(failure_params)
-        if resolved and call.returned:
+        if resolved and (call.returned or call.flows):
+            # (`[TextContent(type="text", text=describe(r))]`: the value goes out whole in a wrapper.)
             failure_params.extend(i for i in _found_failures(call, facts) if i not in failure_params)
         at = None
         if failure_params or (resolved and (call.returned or call.flows)):
@@ -625,15 +626,10 @@ def _found_failures(call: CallFact, facts: FunctionFacts) -> tuple[int, ...]:
     """The positions of a returned call's arguments that are a local the returning statement's
     branch tested for failure (`if r.get("error"): return describe(r)`, `if not r["ok"]:`):
     the caller found the failure and hands the value whole to the callee to describe."""
-    positional = [a.value for a in call.node.args if a.keyword is None and not a.star]
-    names = {i: value.value for i, value in enumerate(positional) if type(value) is cst.Name}
-    if not names:
-        return ()
     ret = next((r for r in facts.returns if r.node.value is not None and holds(r.node.value, call.node)), None)
     if ret is None:
         return ()
-    failed = found_failed(ret.conditions)
-    return tuple(i for i, name in names.items() if name in failed)
+    return failed_positions(call.node, ret.conditions, facts.node.body)
 
 
 def _handing_on_check(call: CallFact, facts: FunctionFacts, range_of: Callable[[cst.CSTNode], CodeRange]) -> tuple[Location, Location] | None:

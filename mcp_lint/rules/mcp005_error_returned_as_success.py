@@ -45,6 +45,7 @@ from mcp_lint.rules.common import (
 )
 from mcp_lint.rules.dispatch_miss import else_of_tool_branches
 from mcp_lint.rules.empty_listing import emptied_locals, keyed_by, says_nothing_matched, used_as_collection
+from mcp_lint.model.failure_tests import failed_positions
 from mcp_lint.rules.exception_text import (
     HandedOn,
     parameter_handed_to,
@@ -886,6 +887,22 @@ def _wording(node: cst.BaseExpression, ctx: FileContext) -> str:
     return "{}".join(_literal_parts(node)) or ctx.code(node)
 
 
+def _reply_handed_to(fn: FunctionFacts, conditions: tuple[cst.BaseExpression, ...], value: cst.BaseExpression) -> HandedOn | None:
+    """The project call that is the value, or the text of its one TextContent (`[TextContent(type=
+    "text", text=describe(r))]`), handed a reply the branch found failed, whole or in parts
+    (failed_positions: `describe(resp.status_code, data)`), None for any other."""
+    node = unwrap_await(value)
+    if type(node) is cst.List and len(node.elements) == 1:
+        node = node.elements[0].value
+    if type(node) is cst.Call and last_name(dotted(node.func) or "") == "TextContent":
+        node = next((unwrap_await(a.value) for a in node.args if a.keyword is not None and a.keyword.value == "text"), node)
+    call = next((c for c in fn.calls if c.callee is not None and c.node is node), None)
+    if call is None:
+        return None
+    positions = failed_positions(call.node, conditions, fn.node.body)
+    return HandedOn(call.callee, positions, type(call.node.func) is cst.Attribute) if positions else None
+
+
 def _parameter_handed_on(fn: FunctionFacts, value: cst.BaseExpression, param: str) -> HandedOn | None:
     """The project call a returned value is (or starts with, whole) that `param` is handed to whole."""
     value = unwrap_await(value)
@@ -1009,7 +1026,32 @@ def _described_failure(fn: FunctionFacts, ctx: FileContext, lookup: bool) -> int
     if described >= 0 or not _only_failures(fn, ctx, lookup):
         return described
     described_values = _read_in_parts(fn.node.body)
-    return next((i for i, p in enumerate(fn.params) if p not in {"self", "cls", "ctx", "context"} and p in described_values), -1)
+    described = next((i for i, p in enumerate(fn.params) if p not in {"self", "cls", "ctx", "context"} and p in described_values), -1)
+    if described < 0:
+        # `def describe(status_code, detail): if status_code == 429: return f"...{detail}"`: a
+        # status number it is handed chooses the words around the reply's body it is handed too:
+        # a failed reply's describer (applied only where a caller hands in a failed reply's
+        # status). Not a text for a status alone (`status_text(code)`): its callers word the rest.
+        params = [p for p in fn.params if p not in {"self", "cls", "ctx", "context"}]
+        compared = _compared_to_numbers(fn.node.body)
+        carried = {n.value for r in fn.returns if r.node.value is not None for n in descendants(r.node.value) if type(n) is cst.Name}
+        if any(p in carried and p not in compared for p in params):
+            described = next((i for i, p in enumerate(fn.params) if p in params and p in compared), -1)
+    return described
+
+
+def _compared_to_numbers(body: cst.CSTNode) -> set[str]:
+    """The names `body` compares with integer literals (`code == 429`, `code in (401, 403)`)."""
+    out: set[str] = set()
+    for node in descendants(body, into_scopes=False):
+        if type(node) is not cst.Comparison or type(node.left) is not cst.Name:
+            continue
+        for target in node.comparisons:
+            right = target.comparator
+            numbers = [right] if type(right) is cst.Integer else [e.value for e in right.elements] if type(right) in (cst.Tuple, cst.List, cst.Set) else []
+            if numbers and all(type(n) is cst.Integer for n in numbers):
+                out.add(node.left.value)
+    return out
 
 
 def _describes_itself(fn: FunctionFacts, ctx: FileContext, lookup: bool) -> bool:
@@ -1986,6 +2028,10 @@ def check_health() -> dict:
             # `if r.get("error"): return describe(r)`: the failure the branch found is handed whole
             # to a helper that builds the model-facing value from it.
             handed = failure_handed_to(fn, (*ret.conditions, *conditions), resolved)
+        if handed is None and kind in ("envelope", "content"):
+            # `if not resp.is_success: return describe(resp.status_code, data)`: the failed reply,
+            # whole or in parts, is handed to a helper that builds the whole failure text (D1).
+            handed = _reply_handed_to(fn, (*ret.conditions, *conditions), resolved)
         if handed is not None:
             payload = replace(payload, exception_to=handed)
         passed_from = _error_item_from_a_call(resolved, fn)

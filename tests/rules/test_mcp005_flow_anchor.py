@@ -206,8 +206,10 @@ def test_a_describer_of_a_reply_found_failed_by_its_status_is_the_anchor() -> No
 
 
 def test_a_reply_handed_in_on_a_success_status_keeps_the_callers_finding() -> None:
-    # `!= 200` is no found failure (a 204 or a redirect is none): the caller decides, as before.
-    source = REPLY_DESCRIBER.replace("response.status_code == 429", "response.status_code != 200").replace(
+    # `== 200` finds no failure: the caller decides, as before. (`!= 200` hands a describer whose
+    # every value is a failure the reply the caller takes for failed: the describer builds the
+    # value, D1; test_mcp005_failed_reply_describer.py.)
+    source = REPLY_DESCRIBER.replace("response.status_code == 429", "response.status_code == 200").replace(
         '  # expect: MCP005', ''
     ).replace('return _limit_error("water_bed", response)', 'return _limit_error("water_bed", response)  # expect: MCP005')
     check(source)
