@@ -31,7 +31,6 @@ from mcp_lint.rules.base import LinkedProject, Reach, RenderContext, Rule
 from mcp_lint.rules.callers_words import callers_log_the_traceback, callers_say_the_operation
 from mcp_lint.rules.exception_text import HandedOn, reported_down
 from mcp_lint.rules.mcp002_carriers import Carriers
-from mcp_lint.rules.mcp002_handed_body import handed_by_a_caller, reported_by_describer
 from mcp_lint.rules.mcp002_payload import raw_text
 
 # How many hops of a clause wrapping the text into another exception, caught and passed on
@@ -110,8 +109,6 @@ class CarriedText:
         project = self.project
         if latent.variant == "handed-to-helper":
             return None  # a marker for the forwarding map
-        if reported_by_describer(latent, function, project):
-            return None  # the describer it hands the body to builds the text: reported there (D1)
         handed = raw_text(latent).handed_to
         if handed is not None and any(reported_down(h, latent.code, project, parts=True) for h in (handed, *handed.also)):
             # The function handed the exception, or one it hands it on to whole, puts its text
@@ -189,11 +186,8 @@ class CarriedText:
         if not project.applies(latent, reach):
             return None
         body_param = raw_text(latent).body_param
-        if raw_text(latent).body_given:
-            if not handed_by_a_caller(latent, function, project):
-                return None  # no caller hands it a failed reply's body
-        elif body_param is not None and body_param not in self._passed_by_callers(function, attrgetter("failed_responses")):
-            if not (raw_text(latent).reply_tested and body_param in self._passed_by_callers(function, attrgetter("decoded_replies"))) and not handed_by_a_caller(latent, function, project):
+        if body_param is not None and body_param not in self._passed_by_callers(function, attrgetter("failed_responses")):
+            if not (raw_text(latent).reply_tested and body_param in self._passed_by_callers(function, attrgetter("decoded_replies"))):
                 return None  # no caller passes it a response found failed (or a reply it tests)
         if latent.site and self.reported is not None and latent.site in self.rewrapped:
             inner = tuple(sorted(self.rewrapped[latent.site], key=lambda r: (r.filename, r.location.row)))

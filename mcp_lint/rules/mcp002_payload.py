@@ -58,14 +58,6 @@ class RawText(Payload):
     # ... or, when the statement's branch tests that parameter's failure field itself (`if
     # payload.get("success") is False:`), where a caller passes it a decoded reply.
     reply_tested: bool = False
-    # The parameter at `body_param` is itself a failed reply's body or a part of it (`def
-    # describe(status, detail): return f"API error ({status}): {detail}"`): kept where a caller's
-    # own body flow hands it there (`handed_body`), reported here, where the text is built.
-    body_given: bool = False
-    # The caller side of that flow: the body reaches the sent value only as one positional
-    # argument of a project call the value is (`return describe(resp.status_code, detail)`), as
-    # (row, column) of that call and the argument's position. Dropped where the callee reports it.
-    handed_body: tuple[int, int, int] | None = None
     # With a fix: the dropped text may be the other side's answer about the caller's input
     # (own_answer.REPLY / DRIVER): the fix is shown, not applied (review 16, C2).
     own_answer: str = ""

@@ -49,7 +49,6 @@ from mcp_lint.rules.callers_words import names_the_operation_only, reason_of, tr
 from mcp_lint.rules.mcp002_bare_local import bare_exception_text, worded_place
 from mcp_lint.rules.mcp002_carried_text import CarriedText
 from mcp_lint.rules.mcp002_decoded_body import build_on_the_way, decoded_body_of
-from mcp_lint.rules.mcp002_handed_body import given_body_read, handed_body
 from mcp_lint.rules.mcp002_payload import RawText, raw_text
 from mcp_lint.rules.own_answer import KEEP, own_answer
 from mcp_lint.rules.mcp002_own_advice import VALIDATION_ERROR, author_text, library_raising, nameable_classes, own_raises, pass_through_names
@@ -708,9 +707,6 @@ async def get_forecast(city: str) -> str:
             if body is not None:
                 seen.add(id(node))
                 latent = self._body_latent(ctx, node, value, variant, body)
-                handed = handed_body(value, lambda arg, failed=bases: _body_through_locals(arg, failed, fn, ctx) is not None, ctx) if variant == "return" else None
-                if handed is not None:  # `return describe(status, detail)`: maybe the describer's flow
-                    latent = replace(latent, payload=replace(raw_text(latent), handed_body=handed))
                 kept = _keywords_holding(value, lambda arg, failed=bases: _body_through_locals(arg, failed, fn, ctx) is not None, ctx) if variant.startswith("raise") else None
                 if kept is not None:
                     latent = replace(latent, payload=replace(raw_text(latent), keyword_body=kept))
@@ -774,18 +770,6 @@ async def get_forecast(city: str) -> str:
             for route, latent in first.items():
                 also = tuple(others.get(route, ()))
                 yield replace(latent, payload=replace(raw_text(latent), also_sent=also)) if also else latent
-        # Describers handed the body itself (`def describe(status, detail): return f"... {detail}"`):
-        # each return that puts the parameter into new text builds one failure text (D1), kept
-        # where a caller hands it a failed reply's body (mcp002_handed_body).
-        returns = [(node, value) for node, value, variant, _ in self._body_sinks(fn, ctx) if variant == "return" and id(node) not in seen]
-        for index, param in enumerate(fn.params):
-            if param in {"self", "cls"}:
-                continue
-            for node, value in returns:
-                read = given_body_read(value, param, fn, ctx)
-                if read is not None:
-                    latent = self._body_latent(ctx, node, value, "return", read, body_param=index)
-                    yield replace(latent, payload=replace(raw_text(latent), body_given=True))
         # Helpers that format an exception their caller caught: `def format_error(e): return f"Error: {e}"`.
         names_in: dict[int, frozenset[str]] = {}  # by sink: read once, asked of every parameter
         built_by: dict[int, tuple[cst.Call | None, tuple[cst.BaseExpression, ...]]] = {}
