@@ -37,7 +37,7 @@ def excluded_names(review: str, held: tuple[str, ...]) -> set[str]:
         if name and not name.startswith("#"):
             names.add(normalised(name))
 
-    for line in open("/work/labeling/claimed.txt"):
+    for line in pathlib.Path("/work/labeling/claimed.txt").read_text().splitlines():
         parts = line.split()
         if parts:
             add(parts[1] if len(parts) >= 2 else parts[0])
@@ -47,7 +47,7 @@ def excluded_names(review: str, held: tuple[str, ...]) -> set[str]:
     for path in lists:
         if any(h in path for h in held) or path.endswith(f"{review}/excl.txt"):
             continue
-        for line in open(path):
+        for line in pathlib.Path(path).read_text().splitlines():
             text = line.split("#")[0].strip()
             if text:
                 add(text.split()[0])
