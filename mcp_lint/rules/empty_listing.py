@@ -113,8 +113,6 @@ def _returned_names(fn: FunctionFacts) -> set[str]:
     for node in descendants(fn.node):
         if type(node) in (cst.Return, cst.Yield) and node.value is not None:
             names |= {sub.value for sub in descendants(node.value) if type(sub) is cst.Name}
-            if type(node.value) is cst.Name:
-                names.add(node.value.value)
     return names
 
 
